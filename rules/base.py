@@ -1,0 +1,158 @@
+"""What every referee shares: errors, the game interface, and the frozen-ball facts of a stroke.
+
+The rules contract (DESIGN.md): a discipline is a deterministic state machine with a
+serialisable ``state``; ``legal_actions()`` says what the player to act may do;
+``apply_shot(call, sim_result)`` and ``apply_decision(player, decision)`` return a ruling. No
+randomness except a seeded RNG kept in the state, no clock, no I/O.
+
+Frozen balls (rules-14-1 D6, rules-carom K6): at stroke start a ball is frozen to a cushion or
+another ball when the gap is at most ``EPS_FROZEN``. A contact event of a pair frozen at stroke
+start that happens before the pair has separated by more than ``EPS_LEAVE`` is an *initial-freeze
+continuation*: not a contact, not a cushion impact.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Tuple
+
+from physics.events import SimResult
+from physics.table import LinearCushion, Table, Vec2
+
+EPS_FROZEN = 1.0e-4  # m, gap at or below which two bodies touch at stroke start (D6, K6)
+EPS_LEAVE = 5.0e-4  # m, separation that ends an initial freeze (D6, K6)
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now (wrong player, bad call, decision not on offer, ...).
+
+    ``code`` is a short machine-readable reason (``not_your_turn``, ``bad_call``,
+    ``bad_placement``, ``no_such_decision``, ``game_over``, ...); ``field`` names the offending
+    input when there is one. Raising it never changes the game state.
+    """
+
+    def __init__(self, code: str, message: str, field: Optional[str] = None):
+        super().__init__(message)
+        self.code = code
+        self.field = field
+
+
+Pair = Tuple[int, object]  # (ball, other ball id) or (ball, cushion name)
+
+
+def frozen_pairs(table: Table, layout: Mapping[int, Vec2], eps: float = EPS_FROZEN) -> FrozenSet[Pair]:
+    """Pairs touching at stroke start: ``(a, b)`` with a < b for balls, ``(a, cushion_name)`` for cushions.
+
+    ``layout`` maps ball id -> centre (m) of every ball on the bed. Straight cushions only (a ball
+    resting against a pocket jaw is vanishingly rare and never matters to a rule).
+    """
+    R = table.R
+    out = set()
+    ids = sorted(layout)
+    for i, a in enumerate(ids):
+        ra = layout[a]
+        for b in ids[i + 1:]:
+            rb = layout[b]
+            if math.hypot(ra[0] - rb[0], ra[1] - rb[1]) - 2.0 * R <= eps:
+                out.add((a, b))
+        for c in table.cushions:
+            if _cushion_gap(c, ra, R) <= eps and _on_segment(c, ra):
+                out.add((a, c.name))
+    return frozenset(out)
+
+
+def _cushion_gap(c: LinearCushion, r: Vec2, R: float) -> float:
+    return (r[0] - c.p1[0]) * c.normal[0] + (r[1] - c.p1[1]) * c.normal[1] - R
+
+
+def _on_segment(c: LinearCushion, r: Vec2) -> bool:
+    dx, dy = c.p2[0] - c.p1[0], c.p2[1] - c.p1[1]
+    s = ((r[0] - c.p1[0]) * dx + (r[1] - c.p1[1]) * dy) / (dx * dx + dy * dy)
+    return 0.0 <= s <= 1.0
+
+
+@dataclass(frozen=True)
+class Contact:
+    """A collision of the stroke as the referees read it.
+
+    ``kind`` is ``ball_ball``, ``ball_cushion``, ``ball_pocket`` or ``off_table``; ``ball`` and
+    ``other`` (a ball id for ball_ball, else None); ``cushion``/``pocket`` names; ``frozen``
+    True for an initial-freeze continuation (D6/K6), which no rule counts as a contact.
+    """
+
+    t: float
+    kind: str
+    ball: int
+    other: Optional[int] = None
+    cushion: Optional[str] = None
+    pocket: Optional[str] = None
+    frozen: bool = False
+
+    def involves(self, ball: int) -> bool:
+        return self.ball == ball or self.other == ball
+
+
+def stroke_contacts(sim: SimResult, frozen: Optional[FrozenSet[Pair]] = None) -> List[Contact]:
+    """The stroke's collisions in time order, with initial-freeze continuations marked.
+
+    ``frozen`` defaults to :func:`frozen_pairs` of the start layout. A ``ball_ball`` event of
+    balls a, b gives one :class:`Contact` with ``ball`` = a, ``other`` = b (the event's order).
+    """
+    table = sim.table
+    if frozen is None:
+        frozen = frozen_pairs(table, {b: s.r for b, s in sim.initial.items() if s.state != "pocketed"})
+    R = table.R
+    cushions = {c.name: c for c in table.cushions}
+    released: set = set()
+    out: List[Contact] = []
+    for e in sim.events:
+        if e.kind == "ball_ball":
+            a, b = e.balls[0], e.balls[1]
+            key = (min(a, b), max(a, b))
+            cont = False
+            if key in frozen and key not in released:
+                if sim.max_pair_distance(a, b, 0.0, e.t) - 2.0 * R > EPS_LEAVE:
+                    released.add(key)
+                else:
+                    cont = True
+            out.append(Contact(e.t, "ball_ball", a, b, frozen=cont))
+        elif e.kind == "ball_cushion":
+            a = e.balls[0]
+            key = (a, e.cushion)
+            cont = False
+            if key in frozen and key not in released:
+                c = cushions[e.cushion]
+                n = c.normal
+                far = sim.max_projection(a, n, 0.0, e.t) - (c.p1[0] * n[0] + c.p1[1] * n[1]) - R
+                if far > EPS_LEAVE:
+                    released.add(key)
+                else:
+                    cont = True
+            out.append(Contact(e.t, "ball_cushion", a, cushion=e.cushion, frozen=cont))
+        elif e.kind == "ball_pocket":
+            out.append(Contact(e.t, "ball_pocket", e.balls[0], pocket=e.pocket))
+        elif e.kind == "off_table":
+            out.append(Contact(e.t, "off_table", e.balls[0]))
+    return out
+
+
+def pocketed_balls(sim: SimResult) -> Dict[int, str]:
+    """Ball id -> pocket name for every ball that ends the stroke in a pocket."""
+    out: Dict[int, str] = {}
+    for e in sim.events:
+        if e.kind == "ball_pocket":
+            out[e.balls[0]] = e.pocket
+    return {b: p for b, p in out.items() if sim.final.get(b) is None or sim.final[b].state == "pocketed"}
+
+
+def off_table_balls(sim: SimResult) -> FrozenSet[int]:
+    """Balls that left the table on the stroke (only hand-written records have them: the 2D engine keeps balls on the bed)."""
+    return frozenset(e.balls[0] for e in sim.events if e.kind == "off_table")
+
+
+def first_index(items: Iterable[Contact], pred) -> Optional[int]:
+    for i, c in enumerate(items):
+        if pred(c):
+            return i
+    return None
