@@ -131,6 +131,40 @@ class Table:
     default_cushion_model: str = "han_2005"
     diamonds: Tuple[Vec2, ...] = field(default=(), repr=False)
 
+    def to_json(self) -> dict:
+        """Everything a client needs to draw the table and replay shots (plain JSON/msgpack types).
+
+        Shape: ``{"name", "kind", "length", "width", "cushion_height", "ball": {"radius",
+        "mass"}, "cloth": {...}, "cushions": [{"id", "name", "p1", "p2", "normal"}], "jaws":
+        [{"id", "name", "centre", "radius"}], "pockets": [{"id", "name", "centre", "radius",
+        "corner"}], "diamonds": [[x, y]], "spots": {name: [x, y]}, "head_string_x"}``; metres.
+        """
+        spots = {"head": self.head_spot, "centre": self.centre_spot, "foot": self.foot_spot}
+        if self.kind == "carom":
+            spots = {"bottom": self.bottom_spot, "centre": self.centre_spot, "top": self.top_spot}
+            spots.update({f"start_{k}": v for k, v in self.starting_spots.items()})
+        c = self.cloth
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "length": self.length,
+            "width": self.width,
+            "cushion_height": self.cushion_height,
+            "ball": {"radius": self.ball.radius, "mass": self.ball.mass},
+            "cloth": {"mu_s": c.mu_s, "mu_r": c.mu_r, "mu_sp": c.mu_sp, "e_b": c.e_b, "e_c": c.e_c, "f_c": c.f_c, "g": c.g},
+            "cushions": [
+                {"id": s.id, "name": s.name, "p1": list(s.p1), "p2": list(s.p2), "normal": list(s.normal)} for s in self.cushions
+            ],
+            "jaws": [{"id": j.id, "name": j.name, "centre": list(j.centre), "radius": j.radius} for j in self.jaws],
+            "pockets": [
+                {"id": p.id, "name": p.name, "centre": list(p.centre), "radius": p.radius, "corner": list(p.corner)}
+                for p in self.pockets
+            ],
+            "diamonds": [list(d) for d in self.diamonds],
+            "spots": {k: list(v) for k, v in spots.items()},
+            "head_string_x": self.head_string_x,
+        }
+
     # ----- generic landmarks ------------------------------------------------------------
     @property
     def R(self) -> float:
