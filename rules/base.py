@@ -14,7 +14,7 @@ continuation*: not a contact, not a cushion impact.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Tuple
 
 from physics.events import SimResult
@@ -156,3 +156,64 @@ def first_index(items: Iterable[Contact], pred) -> Optional[int]:
         if pred(c):
             return i
     return None
+
+
+def _xy_map(d: Mapping) -> Dict[str, List[float]]:
+    return {str(k): [float(v[0]), float(v[1])] for k, v in d.items()}
+
+
+@dataclass
+class Ruling:
+    """The referee's decision on one action (stroke, lag, decision, time-out, forfeit).
+
+    Shared by every discipline (rules/README.md). ``player``: the seat that acted (None for a
+    lag); ``points``: change per seat this action; ``scores``: scores per seat after it;
+    ``foul``: the main foul kind or None, ``fouls``: every foul detected; ``penalty``: points
+    deducted (14.1; always 0 in carom); ``fouls_in_row`` per seat; ``spotted``/``placed``: ball
+    id -> (x, y) m of balls spotted after the stroke / set up or placed by the rules;
+    ``rerack``: 14.1 re-rack or None; ``next_player``: seat to act next (None when over);
+    ``cue_ball_in_hand``: None or the region name; ``options``: decision names now on offer;
+    ``game_over``/``winner`` (seat, or None for a draw or while playing); ``text``: the ruling
+    in words; ``extras``: discipline-specific keys merged into :meth:`to_dict`.
+    """
+
+    player: Optional[int]
+    points: List[int]
+    scores: List[int]
+    foul: Optional[str] = None
+    fouls: List[str] = field(default_factory=list)
+    penalty: int = 0
+    fouls_in_row: List[int] = field(default_factory=lambda: [0, 0])
+    spotted: Dict[int, Vec2] = field(default_factory=dict)
+    rerack: Optional[dict] = None
+    placed: Dict[int, Vec2] = field(default_factory=dict)
+    next_player: Optional[int] = None
+    cue_ball_in_hand: Optional[str] = None
+    options: List[str] = field(default_factory=list)
+    game_over: bool = False
+    winner: Optional[int] = None
+    text: str = ""
+    extras: Dict[str, object] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        """Plain msgpack/JSON types only; ball-id keys become strings (msgpack's strict map keys)."""
+        d = {
+            "player": self.player,
+            "points": list(self.points),
+            "scores": list(self.scores),
+            "foul": self.foul,
+            "fouls": list(self.fouls),
+            "penalty": self.penalty,
+            "fouls_in_row": list(self.fouls_in_row),
+            "spotted": _xy_map(self.spotted),
+            "rerack": self.rerack,
+            "placed": _xy_map(self.placed),
+            "next_player": self.next_player,
+            "cue_ball_in_hand": self.cue_ball_in_hand,
+            "options": list(self.options),
+            "game_over": self.game_over,
+            "winner": self.winner,
+            "text": self.text,
+        }
+        d.update(self.extras)
+        return d
