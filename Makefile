@@ -36,18 +36,24 @@ $(BUILT): $(STAMP) $(CORE_SRC)
 	$(PY) setup.py -q build_ext --inplace -j 2
 	touch $@
 
-bench: build
+bench: build bench-pooltool
 	$(PY) bench/physics_vs_pooltool.py
 
 # pooltool 0.6.0 in its own environment (bench only; never a runtime dependency). 0.6.0 pins a
-# Panda3D dev build that PyPI lacks: install its other requirements, then the wheel with --no-deps.
-bench-pooltool: .venv-pooltool/.stamp
-.venv-pooltool/.stamp:
-	$(PYTHON) -m venv .venv-pooltool
-	.venv-pooltool/bin/pip install -q --upgrade pip
-	.venv-pooltool/bin/pip install -q "panda3d==1.10.13" "numba==0.62.1" "llvmlite==0.45.1" "numpy==2.3.5" scipy attrs cattrs msgpack msgpack-numpy pyyaml click Pillow h5py h11 rich numpy-quaternion
-	.venv-pooltool/bin/pip download -q --no-deps -d .venv-pooltool/wheels "pooltool-billiards==0.6.0"
-	.venv-pooltool/bin/pip install -q --no-deps .venv-pooltool/wheels/pooltool_billiards-0.6.0-*.whl
+# Panda3D dev build that PyPI lacks: install its other requirements (pinned in
+# bench/pooltool-requirements.txt), then pooltool itself with --no-deps, then check it imports
+# (with HOME in a temp dir: pooltool writes ~/.config/pooltool on import). numba 0.62 needs
+# Python 3.10-3.13: set PYTHON_POOLTOOL if the default python3 is newer.
+PYTHON_POOLTOOL ?= $(PYTHON)
+PT_VENV := .venv-pooltool
+bench-pooltool: $(PT_VENV)/.stamp
+$(PT_VENV)/.stamp: bench/pooltool-requirements.txt
+	rm -rf $(PT_VENV)
+	$(PYTHON_POOLTOOL) -m venv $(PT_VENV)
+	$(PT_VENV)/bin/python -m pip install -q --upgrade pip
+	$(PT_VENV)/bin/python -m pip install -q -r bench/pooltool-requirements.txt
+	$(PT_VENV)/bin/python -m pip install -q --no-deps "pooltool-billiards==0.6.0"
+	tmp=$$(mktemp -d) && HOME=$$tmp $(PT_VENV)/bin/python -c "import pooltool; assert pooltool.__version__ == '0.6.0', pooltool.__version__" ; rc=$$? ; rm -rf $$tmp ; exit $$rc
 	touch $@
 
 clean:
