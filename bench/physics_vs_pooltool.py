@@ -1,0 +1,397 @@
+"""Physics speed: billar against pooltool 0.6.0 on the same shots, one run, same machine.
+
+Issue 2, section "Benchmark". The workloads come from ``bench/workloads.py`` (14.1 break,
+9-ball break, 50 random pool shots, 50 random three-cushion shots). billar runs in this
+interpreter (the project's ``.venv``); pooltool runs in its own environment
+(``.venv-pooltool``, made by ``make bench-pooltool``) as a subprocess,
+``bench/pooltool_side.py``, which receives the same shots as JSON and answers with its
+timings as JSON (see that file for the frame translation: both engines see the same table
+geometry, ball constants, cue and shots, and the same cushion model).
+
+Both engines first run every shot once, untimed (numba compiles or loads its kernels then; no
+JIT time is counted). Then each shot is simulated ``--repeats`` times (``--break-repeats`` for
+the one-shot break workloads); a shot's time is the median of its repeats, and a workload's
+figure is the median over its shots. Times are wall-clock (``time.perf_counter``) around the
+engine's simulate call only: for billar ``physics.simulate(table, balls, Shot(...))``
+(validation and the ``SimResult`` included), for pooltool ``pt.simulate(system, engine,
+inplace=True)`` on a prepared ``System``.
+
+Printed (Markdown): per workload the median wall time per shot for each engine, the speed-up
+(pooltool / billar; goal >= 100), the median events per shot for each, and the median cost per
+event (wall time / events, per shot) with its ratio, since the two engines need not produce the
+same number of events. A second table says how far the engines agree on these shots (same
+first contact of the cue ball; balls ending within 1 cm of each other).
+
+Usage::
+
+    .venv/bin/python bench/physics_vs_pooltool.py [--repeats N] [--break-repeats N]
+        [--only NAME ...] [--cushion-model han_2005|mathavan_2010]
+        [--pooltool-cushion-model MODEL] [--pooltool-only] [--json FILE]
+
+This is a benchmark, not a test: ``make bench`` runs it; ``make test`` does not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import datetime
+import json
+import math
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Dict, List, Optional
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+if str(ROOT) not in sys.path:
+    sys.path.insert(1, str(ROOT))
+
+import workloads as wl  # noqa: E402
+from physics import get_table  # noqa: E402
+
+GOAL = 100.0
+AGREE_DISTANCE = 0.01  # m: two final positions "agree" when closer than this
+DEFAULT_POOLTOOL_PYTHON = ROOT / ".venv-pooltool" / "bin" / "python"
+
+
+# ----- the machine --------------------------------------------------------------------------
+
+
+def cpu_model() -> str:
+    """The CPU model name from /proc/cpuinfo ('unknown' elsewhere)."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def git_commit() -> str:
+    try:
+        out = subprocess.run(["git", "-C", str(ROOT), "describe", "--always", "--dirty"], capture_output=True, text=True, timeout=10)
+        return out.stdout.strip() or "unknown"
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def machine_info() -> dict:
+    load = os.getloadavg() if hasattr(os, "getloadavg") else (float("nan"),) * 3
+    return {
+        "date": subprocess.run(["date"], capture_output=True, text=True).stdout.strip() or datetime.datetime.now().isoformat(),
+        "nproc": os.cpu_count(),
+        "cpu": cpu_model(),
+        "loadavg": [round(x, 2) for x in load],
+        "python": platform.python_version(),
+        "billar": git_commit(),
+    }
+
+
+# ----- the request both engines run ----------------------------------------------------------
+
+
+def table_request(table_name: str) -> dict:
+    """Everything pooltool_side.py needs of a billar table (geometry in billar's frame)."""
+    table = get_table(table_name)
+    d = table.to_json()
+    d["cue"] = dataclasses.asdict(table.cue)
+    return d
+
+
+def build_request(selected: Dict[str, list], args) -> dict:
+    """The JSON request for pooltool_side.py: one entry per workload, shots as given."""
+    out = []
+    for name, shots in selected.items():
+        table_name = shots[0][0]
+        if any(s[0] != table_name for s in shots):
+            raise ValueError(f"workload {name!r}: mixes tables; split it")
+        out.append(
+            {
+                "name": name,
+                "table": table_request(table_name),
+                "cushion_model": args.pooltool_cushion_model or cushion_model_for(table_name, args),
+                "billar_cushion_model": cushion_model_for(table_name, args),
+                "ball_model": args.ball_model,
+                "max_events": args.max_events,
+                "repeats": repeats_for(shots, args),
+                "shots": [{"balls": {str(k): list(v) for k, v in balls.items()}, "shot": shot} for _, balls, shot in shots],
+            }
+        )
+    return {"warmup": True, "workloads": out}
+
+
+def cushion_model_for(table_name: str, args) -> str:
+    return args.cushion_model or get_table(table_name).default_cushion_model
+
+
+def repeats_for(shots: list, args) -> int:
+    return args.break_repeats if len(shots) == 1 else args.repeats
+
+
+# ----- pooltool (subprocess) -----------------------------------------------------------------
+
+
+def run_pooltool(request: dict, python: Path, timeout: float) -> dict:
+    """Run bench/pooltool_side.py under ``python`` with HOME in a temporary directory."""
+    if not python.exists():
+        raise SystemExit(f"pooltool environment missing: {python} (run `make bench-pooltool` first)")
+    with tempfile.TemporaryDirectory(prefix="billar-bench-home-") as home:
+        env = dict(os.environ, HOME=home, BILLAR_BENCH_TMP_HOME="1", PYTHONDONTWRITEBYTECODE="1")
+        env.pop("PYTHONPATH", None)
+        proc = subprocess.run(
+            [str(python), str(HERE / "pooltool_side.py")],
+            input=json.dumps(request),
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=home,
+            timeout=timeout,
+        )
+    if proc.returncode != 0:
+        raise SystemExit(f"pooltool side failed (exit {proc.returncode}):\n{proc.stderr[-4000:]}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+# ----- billar (this process) -----------------------------------------------------------------
+
+
+def _billar_api():
+    try:
+        from physics import Shot, simulate
+    except ImportError as exc:  # the engine is not built (or not written) yet
+        raise SystemExit(f"billar's engine is not available ({exc}); `make build`, or use --pooltool-only") from None
+    return simulate, Shot
+
+
+def _final_layout(res) -> dict:
+    out = {}
+    for bid, st in res.final.items():
+        state = st.state if hasattr(st, "state") else st["state"]
+        r = st.r if hasattr(st, "r") else st["r"]
+        out[str(bid)] = None if state == "pocketed" else [float(r[0]), float(r[1])]
+    return out
+
+
+def _first_contact(res, cue_ball: int):
+    for ev in res.events:
+        if cue_ball not in ev.balls:
+            continue
+        if ev.kind == "ball_ball":
+            other = [b for b in ev.balls if b != cue_ball]
+            return ["ball", int(other[0])]
+        if ev.kind == "ball_cushion":
+            return ["cushion", ev.cushion]
+        if ev.kind == "ball_pocket":
+            return ["pocket", ev.pocket]
+    return None
+
+
+def run_billar(selected: Dict[str, list], args) -> dict:
+    """billar's side of the benchmark, in the same reply shape as pooltool_side.py."""
+    simulate, Shot = _billar_api()
+
+    def one_workload(name: str, shots: list, timed: bool) -> dict:
+        repeats = repeats_for(shots, args) if timed else 1
+        recs = []
+        for table_name, balls, shot in shots:
+            table = get_table(table_name)
+            rec = {"wall_s": [], "events": 0, "duration_s": 0.0, "capped": False, "first_contact": None, "final": {}, "error": None}
+            try:
+                s = Shot(**shot)
+                model = cushion_model_for(table_name, args)
+                res = None
+                for _ in range(repeats):
+                    t0 = time.perf_counter()
+                    res = simulate(table, balls, s, cushion_model=model, ball_model=args.ball_model, max_events=args.max_events)
+                    rec["wall_s"].append(time.perf_counter() - t0)
+                rec["events"] = len(res.events)
+                rec["duration_s"] = float(res.events[-1].t) if res.events else 0.0
+                rec["capped"] = bool(getattr(res, "capped", False))
+                rec["first_contact"] = _first_contact(res, int(shot["cue_ball"]))
+                rec["final"] = _final_layout(res)
+            except Exception as exc:  # reported in the table, not hidden
+                rec["error"] = f"{type(exc).__name__}: {exc}"
+            recs.append(rec)
+        return {"name": name, "shots": recs}
+
+    t0 = time.perf_counter()
+    for name, shots in selected.items():
+        one_workload(name, shots, timed=False)
+    warmup = time.perf_counter() - t0
+    return {"warmup_s": warmup, "workloads": [one_workload(n, s, timed=True) for n, s in selected.items()]}
+
+
+# ----- figures -------------------------------------------------------------------------------
+
+
+def shot_stats(shots: List[dict]) -> dict:
+    """Medians over the shots that ran without error: wall time (s), events, s per event."""
+    ok = [s for s in shots if s["error"] is None and s["wall_s"]]
+    if not ok:
+        return {"n": 0, "errors": len(shots), "capped": 0, "wall": math.nan, "events": math.nan, "per_event": math.nan}
+    walls = [statistics.median(s["wall_s"]) for s in ok]
+    return {
+        "n": len(ok),
+        "errors": len(shots) - len(ok),
+        "capped": sum(1 for s in ok if s["capped"]),
+        "wall": statistics.median(walls),
+        "events": statistics.median(s["events"] for s in ok),
+        "mean_events": statistics.fmean(s["events"] for s in ok),
+        "per_event": statistics.median(w / max(s["events"], 1) for w, s in zip(walls, ok)),
+    }
+
+
+def agreement(ours: List[dict], theirs: List[dict]) -> dict:
+    """Same first contact (fraction of shots) and final positions within AGREE_DISTANCE (fraction of balls)."""
+    same_first = both = 0
+    near = balls = 0
+    for a, b in zip(ours, theirs):
+        if a["error"] or b["error"]:
+            continue
+        both += 1
+        same_first += a["first_contact"] == b["first_contact"]
+        for bid, pa in a["final"].items():
+            pb = b["final"].get(bid)
+            balls += 1
+            if pa is None or pb is None:
+                near += pa is None and pb is None
+            else:
+                near += math.dist(pa, pb) < AGREE_DISTANCE
+    return {"shots": both, "same_first": same_first, "balls": balls, "near": near}
+
+
+def _ms(x: float) -> str:
+    return "n/a" if math.isnan(x) else f"{x * 1e3:.3g}"
+
+
+def _us(x: float) -> str:
+    return "n/a" if math.isnan(x) else f"{x * 1e6:.3g}"
+
+
+def _ratio(num: float, den: float) -> str:
+    if math.isnan(num) or math.isnan(den) or den <= 0:
+        return "n/a"
+    return f"{num / den:.0f}x" if num / den >= 10 else f"{num / den:.1f}x"
+
+
+def _events(st: dict) -> str:
+    if st["n"] == 0:
+        return "n/a"
+    text = f"{st['events']:g}"
+    if st["n"] > 1:
+        text += f" (mean {st['mean_events']:.1f})"
+    return text
+
+
+def render(info: dict, request: dict, billar: Optional[dict], pooltool: dict, args) -> str:
+    lines = []
+    def models(key: str) -> str:
+        return ", ".join(sorted({f"{w['table']['kind']} {w[key]}" for w in request["workloads"]}))
+
+    lines.append(f"Date: {info['date']}. Machine: {info['nproc']} cores, {info['cpu']} (load average {info['loadavg'][0]} at start).")
+    lines.append(
+        f"billar {info['billar']} (Python {info['python']}); pooltool {pooltool['pooltool']} "
+        f"(numba {pooltool['numba']}, numpy {pooltool['numpy']}, Python {pooltool['python']}). "
+        f"Cushion model: billar {models('billar_cushion_model')}; pooltool {models('cushion_model')}. "
+        f"Ball-ball: {args.ball_model} in both."
+    )
+    warm_b = f"billar {billar['warmup_s']:.2f} s, " if billar else ""
+    lines.append(
+        f"Per shot: median of {args.repeats} runs ({args.break_repeats} for a break), then the median over the shots; "
+        f"untimed warm-up pass first ({warm_b}pooltool {pooltool['warmup_s']:.1f} s incl. numba JIT)."
+    )
+    lines.append("")
+    lines.append(
+        "| workload | shots | billar ms/shot | pooltool ms/shot | speed-up | billar events/shot | pooltool events/shot "
+        "| billar us/event | pooltool us/event | per-event speed-up |"
+    )
+    lines.append("|---|---|---|---|---|---|---|---|---|---|")
+    notes = []
+    agree_rows = []
+    b_by_name = {w["name"]: w for w in billar["workloads"]} if billar else {}
+    for wpt in pooltool["workloads"]:
+        name = wpt["name"]
+        sp = shot_stats(wpt["shots"])
+        if billar:
+            sb = shot_stats(b_by_name[name]["shots"])
+        else:
+            sb = {"n": 0, "errors": 0, "capped": 0, "wall": math.nan, "events": math.nan, "per_event": math.nan}
+        speed = _ratio(sp["wall"], sb["wall"])
+        if billar and not math.isnan(sb["wall"]) and not math.isnan(sp["wall"]) and sp["wall"] / sb["wall"] < GOAL:
+            speed += " (below 100x)"
+        lines.append(
+            f"| {name} | {len(wpt['shots'])} | {_ms(sb['wall'])} | {_ms(sp['wall'])} | {speed} | {_events(sb)} | {_events(sp)} "
+            f"| {_us(sb['per_event'])} | {_us(sp['per_event'])} | {_ratio(sp['per_event'], sb['per_event'])} |"
+        )
+        for who, st in (("billar", sb), ("pooltool", sp)):
+            if st["errors"]:
+                notes.append(f"{name}: {who} raised on {st['errors']} shot(s) (left out of its medians).")
+            if st["capped"]:
+                notes.append(f"{name}: {who} hit the {args.max_events}-event cap on {st['capped']} shot(s).")
+        if billar:
+            agree_rows.append((name, agreement(b_by_name[name]["shots"], wpt["shots"])))
+    if notes:
+        lines.append("")
+        lines.extend(f"- {n}" for n in notes)
+    if agree_rows:
+        lines.append("")
+        lines.append("Agreement of the two engines on the same shots (a check that both ran the same shots, not a speed figure):")
+        lines.append("")
+        lines.append(f"| workload | same first contact | final positions within {AGREE_DISTANCE * 100:g} cm |")
+        lines.append("|---|---|---|")
+        for name, a in agree_rows:
+            lines.append(f"| {name} | {a['same_first']}/{a['shots']} | {a['near']}/{a['balls']} |")
+    return "\n".join(lines)
+
+
+# ----- command line --------------------------------------------------------------------------
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description="billar vs pooltool 0.6.0: median wall time per shot, events per shot, speed-up.")
+    ap.add_argument("--repeats", type=int, default=3, help="timed runs of each shot of a many-shot workload (default 3)")
+    ap.add_argument("--break-repeats", type=int, default=11, help="timed runs of a one-shot workload (default 11)")
+    ap.add_argument("--only", action="append", metavar="NAME", help=f"run only these workloads (of {list(wl.WORKLOADS)})")
+    ap.add_argument("--cushion-model", choices=["han_2005", "mathavan_2010"], help="cushion model for both engines (default: each table's default)")
+    ap.add_argument(
+        "--pooltool-cushion-model",
+        choices=["han_2005", "mathavan_2010", "stronge_compliant"],
+        help="override pooltool's cushion model only (stronge_compliant is pooltool's own default)",
+    )
+    ap.add_argument("--ball-model", default="frictional_inelastic", choices=["frictional_inelastic", "frictionless_elastic"])
+    ap.add_argument("--max-events", type=int, default=5000, help="event cap for both engines (default 5000, billar's default)")
+    ap.add_argument("--pooltool-python", type=Path, default=DEFAULT_POOLTOOL_PYTHON)
+    ap.add_argument("--pooltool-only", action="store_true", help="time pooltool alone (billar's engine not needed)")
+    ap.add_argument("--timeout", type=float, default=3600.0, help="seconds allowed to the pooltool subprocess")
+    ap.add_argument("--json", type=Path, help="also write every raw figure to this file")
+    args = ap.parse_args(argv)
+    if args.repeats < 1 or args.break_repeats < 1:
+        ap.error("--repeats and --break-repeats must be >= 1")
+
+    names = args.only or list(wl.WORKLOADS)
+    unknown = [n for n in names if n not in wl.WORKLOADS]
+    if unknown:
+        ap.error(f"unknown workload(s) {unknown}; known: {list(wl.WORKLOADS)}")
+    selected = {n: wl.WORKLOADS[n]() for n in names}
+
+    info = machine_info()
+    request = build_request(selected, args)
+    billar = None if args.pooltool_only else run_billar(selected, args)
+    pooltool = run_pooltool(request, args.pooltool_python, args.timeout)
+    print(render(info, request, billar, pooltool, args))
+    if args.json:
+        args.json.write_text(json.dumps({"machine": info, "request": request, "billar": billar, "pooltool": pooltool}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
