@@ -30,7 +30,9 @@ Reply::
                     "duration_s": s, "capped": bool, "first_contact": [kind, what] | null,
                     "final": {"<id>": [x, y] | null}, "error": str | null}]}]}
 
-``first_contact`` is the cue ball's first collision after the strike in billar's terms:
+``events`` counts the physical events of the shot (the strike, collisions, pocketings and
+motion transitions), as billar's log does: pooltool's two ``NONE`` markers (start and end of
+the simulation) are left out. ``first_contact`` is the cue ball's first collision after the strike in billar's terms:
 ``["ball", id]``, ``["cushion", name]`` or ``["pocket", name]``. ``final`` gives each ball's
 resting position in billar's frame (``null`` for a pocketed ball).
 
@@ -284,9 +286,9 @@ def run_workload(wl: dict, timed: bool) -> dict:
             for _ in range(repeats):
                 wall, system = _simulate_once(template, engine, max_events)
                 rec["wall_s"].append(wall)
-            rec["events"] = len(system.events)
+            rec["events"] = sum(1 for ev in system.events if ev.event_type != EventType.NONE)
             rec["duration_s"] = float(system.t)
-            rec["capped"] = bool(max_events and len(system.events) > max_events)
+            rec["capped"] = bool(max_events and rec["events"] > max_events)
             rec["first_contact"] = first_contact(system, tj["kind"])
             rec["final"] = final_layout(system, tj)
         except Exception as exc:  # a pooltool failure is a result to report, not a crash of the bench
