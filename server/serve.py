@@ -1,0 +1,54 @@
+"""``billar serve``: run the game server until SIGTERM or SIGINT (graceful shutdown: persist, tell clients, close).
+
+Options override the environment variables of :mod:`server.config` (BILLAR_HOST, BILLAR_PORT,
+REDIS_URL, BILLAR_DATA_DIR, BILLAR_GRACE_S, BILLAR_ORIGINS, BILLAR_KEY_PREFIX, BILLAR_STATIC_DIR,
+BILLAR_LOG_LEVEL).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import signal
+
+from server import logs
+from server.config import from_env
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("serve", help="run the game server (WebSocket /ws, browser client, /healthz, /metrics)")
+    p.add_argument("--host", help="interface to bind (default 127.0.0.1; env BILLAR_HOST)")
+    p.add_argument("--port", type=int, help="TCP port (default 8765; env BILLAR_PORT; 0 picks a free one)")
+    p.add_argument("--redis-url", help="Redis to use, redis://host:port/db or unix:///path (env REDIS_URL); "
+                                       "default: an embedded Redis under --data-dir")
+    p.add_argument("--data-dir", help="embedded Redis data directory (default ./var; env BILLAR_DATA_DIR)")
+    p.add_argument("--grace", type=float, dest="grace_s", help="seconds a disconnected player's seat is held (default 60)")
+    p.add_argument("--origin", action="append", dest="origins",
+                   help="allowed Origin of browser connections (repeatable; default any; env BILLAR_ORIGINS)")
+    p.add_argument("--key-prefix", help="prefix of every Redis key (default billar:)")
+    p.add_argument("--log-level", help="DEBUG, INFO, WARNING (default INFO)")
+    p.set_defaults(func=main)
+
+
+def main(args: argparse.Namespace) -> int:
+    settings = from_env(
+        host=args.host, port=args.port, redis_url=args.redis_url, data_dir=args.data_dir, grace_s=args.grace_s,
+        origins=tuple(args.origins) if args.origins else None, key_prefix=args.key_prefix, log_level=args.log_level,
+    )
+    logs.setup(settings.log_level)
+    return asyncio.run(run(settings))
+
+
+async def run(settings) -> int:
+    from server.app import Server
+
+    server = Server(settings)
+    await server.start()
+    print(f"billar serving on http://{settings.host}:{server.port} (WebSocket /ws)", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    await server.stop("restart")
+    return 0

@@ -1,0 +1,781 @@
+"""One actor per table: an asyncio task with an inbox that owns the seats, the referee, the shot clock and the version.
+
+Everything that changes a table goes through :meth:`TableActor.submit` (inbound messages) or
+:meth:`TableActor.submit_internal` (disconnects, timers, resyncs) and is handled one item at a
+time, so no lock is needed and every stream message gets the next version.
+
+A stroke: check seat, token, turn and sequence number -> ``game.prepare_shot`` -> physics
+``simulate`` (inline: the core releases the GIL and takes well under a millisecond) ->
+``game.apply_shot`` -> persist (one Redis pipeline) -> ONE encoded ``stroke`` message published
+to players and spectators. The latency of each stage goes to the ``billar_shot_latency_seconds``
+histogram.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import logging
+import secrets
+import time
+from collections import deque
+from typing import TYPE_CHECKING, Any, Callable, Deque, Dict, List, Optional, Tuple
+
+import msgpack
+
+import protocol
+from protocol import inbound as I
+from protocol import outbound as O
+from protocol.errors import CloseCode, ErrorCode
+from rules.base import IllegalAction
+from rules.registry import canonical_name, game_from_state, new_game
+from server.feed import PLAYER, SPECTATOR, TableFeed
+from server.store import TableWrite
+
+if TYPE_CHECKING:  # pragma: no cover
+    from server.app import Server
+    from server.session import Session
+
+log = logging.getLogger("billar.table")
+
+STATE_FORMAT = 1  # version of the persisted table state
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Seat:
+    """A seat: the player, the hash of its resume token, the bound connection and the sequence numbers."""
+
+    __slots__ = ("player", "name", "token_hash", "session", "last_seq", "last_v", "grace_until")
+
+    def __init__(self, player: str, name: str, token_hash: str, last_seq: int = -1, last_v: int = 0):
+        self.player, self.name, self.token_hash = player, name, token_hash
+        self.session: Optional["Session"] = None
+        self.last_seq, self.last_v = last_seq, last_v
+        self.grace_until: Optional[float] = None
+
+    def to_state(self) -> Dict[str, Any]:
+        return {"player": self.player, "name": self.name, "token_hash": self.token_hash, "last_seq": self.last_seq,
+                "last_v": self.last_v}
+
+
+class TableActor:
+    """A table: ``id``, discipline and configuration, two seats, spectators, the game, its stream.
+
+    Construct with :meth:`create` (new table; ``ValueError`` naming the key for a bad
+    discipline or configuration) or :meth:`from_state` (restore after a restart).
+    """
+
+    def __init__(self, server: "Server", table_id: str, discipline: str, config: Dict[str, Any], private: bool, game: Any,
+                 seed: int, game_no: int = 1, created: Optional[float] = None):
+        st = server.settings
+        self.server, self.settings, self.metrics = server, st, server.metrics
+        self.id, self.discipline, self.config, self.private = table_id, discipline, dict(config), private
+        self.game, self.seed, self.game_no = game, seed, game_no
+        self.created = created if created is not None else time.time()
+        self.seats: List[Optional[Seat]] = [None, None]
+        self.version = 0
+        self.feed = TableFeed(table_id, st.history_len, server.metrics)
+        self.inbox: asyncio.Queue = asyncio.Queue(maxsize=st.inbox_size)
+        self.chat: Deque[Dict[str, Any]] = deque(maxlen=st.chat_history)
+        self.rematch_offers = [False, False]
+        self.lag: Dict[int, Dict[str, Any]] = {}  # seat -> pending lag shot (disciplines with a simulated lag)
+        self.record_len = 0  # actions recorded in this game
+        self.clock: Optional[Dict[str, Any]] = None
+        self._clock_handle: Optional[asyncio.TimerHandle] = None
+        self._idle_handle: Optional[asyncio.TimerHandle] = None
+        self.pending: Optional[TableWrite] = None  # writes not yet in Redis
+        self.last_state: Optional[Dict[str, Any]] = None  # last persisted game state (restored if the referee fails)
+        self.task: Optional[asyncio.Task] = None
+        self.closed = False
+        self._preset = game.table.to_json()
+        self._ids = protocol.preset_ids(self._preset)
+        self._spectators_dirty = False
+
+    # ----- construction ----------------------------------------------------------------------
+    @classmethod
+    def create(cls, server: "Server", discipline: str, config: Dict[str, Any], private: bool) -> "TableActor":
+        name = canonical_name(discipline)
+        seed = secrets.randbits(31)
+        game = new_game(name, config, seed)
+        return cls(server, secrets.token_urlsafe(8), name, config, private, game, seed)
+
+    @classmethod
+    def from_state(cls, server: "Server", state: Dict[str, Any], stream: List[Tuple[int, bytes]]) -> "TableActor":
+        """Restore a persisted table; every seat starts a fresh grace period (the server, not the player, went away)."""
+        game = game_from_state(state["game"])
+        t = cls(server, state["id"], state["discipline"], state["config"], state["private"], game, state["seed"],
+                state["game_no"], state["created"])
+        t.version = state["version"]
+        now = time.time()
+        for i, s in enumerate(state["seats"]):
+            if s is not None:
+                seat = Seat(s["player"], s["name"], s["token_hash"], s["last_seq"], s["last_v"])
+                seat.grace_until = now + server.settings.grace_s
+                t.seats[i] = seat
+        t.chat.extend(state.get("chat", ()))
+        t.rematch_offers = list(state.get("rematch", [False, False]))
+        t.lag = {int(k): v for k, v in state.get("lag", {}).items()}
+        t.record_len = state.get("record_len", 0)
+        for v, data in stream:
+            t.feed.history.append((v, data))
+        t.last_state = state["game"]
+        return t
+
+    def to_state(self, game_state: Dict[str, Any]) -> Dict[str, Any]:
+        return {
+            "format": STATE_FORMAT, "id": self.id, "discipline": self.discipline, "config": self.config,
+            "private": self.private, "seed": self.seed, "game_no": self.game_no, "created": self.created,
+            "version": self.version, "game": game_state,
+            "seats": [s.to_state() if s else None for s in self.seats],
+            "chat": list(self.chat), "rematch": self.rematch_offers, "lag": {str(k): v for k, v in self.lag.items()},
+            "record_len": self.record_len,
+        }
+
+    # ----- the actor loop --------------------------------------------------------------------
+    def start(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self._run(), name=f"table-{self.id}")
+        self._check_idle()
+        self._arm_clock()
+
+    def submit(self, session: "Session", msg: I.Inbound) -> bool:
+        """Queue an inbound message; False when the inbox is full (the caller answers ``busy``)."""
+        return self.submit_internal(self._on_message, session, msg)
+
+    def submit_internal(self, fn: Callable[..., Any], *args: Any) -> bool:
+        if self.closed:
+            return False
+        try:
+            self.inbox.put_nowait((fn, args))
+            return True
+        except asyncio.QueueFull:
+            return False
+
+    async def _run(self) -> None:
+        while True:
+            fn, args = await self.inbox.get()
+            if fn is None:
+                break
+            try:
+                res = fn(*args)
+                if asyncio.iscoroutine(res):
+                    await res
+            except Exception:
+                log.exception("table actor step failed", extra={"table": self.id})
+                self._restore_after_fault()
+                if args and hasattr(args[0], "error"):
+                    args[0].error(ErrorCode.INTERNAL, "internal error; the table is unchanged", table=self.id)
+            if self.closed:
+                break
+
+    def _restore_after_fault(self) -> None:
+        """Put the game back to its last persisted state (a referee exception must not leave it half-changed)."""
+        if self.last_state is not None:
+            try:
+                self.game = game_from_state(self.last_state)
+            except Exception:
+                log.exception("could not restore game state", extra={"table": self.id})
+
+    async def stop(self) -> None:
+        """Server shutdown: flush pending writes, stop the loop (the state stays in Redis for the next start)."""
+        self._cancel_timers()
+        if self.task is not None and not self.task.done():
+            self.submit_internal(self.flush)
+            try:
+                self.inbox.put_nowait((None, ()))
+            except asyncio.QueueFull:
+                self.task.cancel()
+            try:
+                await asyncio.wait_for(asyncio.shield(self.task), 5.0)
+            except (asyncio.TimeoutError, asyncio.CancelledError):
+                self.task.cancel()
+        self.closed = True
+
+    # ----- views -----------------------------------------------------------------------------
+    def seat_of(self, session: "Session") -> Optional[int]:
+        for i, s in enumerate(self.seats):
+            if s is not None and s.session is session:
+                return i
+        return None
+
+    def seats_view(self) -> List[Optional[Dict[str, Any]]]:
+        return [O.seat_entry(i, s.player, s.name, s.session is not None, None if s.session else s.grace_until) if s else None
+                for i, s in enumerate(self.seats)]
+
+    def both_seated(self) -> bool:
+        return self.seats[0] is not None and self.seats[1] is not None
+
+    def state_view(self) -> Dict[str, Any]:
+        g = self.game
+        return O.game_state(g.phase, g.to_act, g.layout(), g.scoreboard(), None if g.over else g.legal_actions(), g.over,
+                            g.result if g.over else None)
+
+    def snapshot(self, v: Optional[int] = None) -> Dict[str, Any]:
+        return O.table_snapshot(
+            self.id, self.version if v is None else v, time.time(), game=self.game_no, discipline=self.discipline,
+            config=self.game.config, preset=self._preset, private=self.private, seats=self.seats_view(),
+            spectators=self.feed.spectator_count(), state=self.state_view(), clock=self.clock, chat=list(self.chat),
+            rematch=self.rematch_offers)
+
+    def status(self) -> str:
+        if self.game.over:
+            return "over"
+        return "playing" if self.both_seated() else "waiting"
+
+    def lobby_entry(self) -> Dict[str, Any]:
+        scores = self.game.scoreboard().get("scores", [])
+        return O.lobby_entry(self.id, self.discipline, [s.name if s else None for s in self.seats], scores, self.status(),
+                             self.feed.spectator_count(), self.version, time.time())
+
+    def connected(self) -> int:
+        return sum(1 for s in self.seats if s is not None and s.session is not None) + self.feed.spectator_count()
+
+    # ----- stream, persistence ---------------------------------------------------------------
+    def _next_v(self) -> int:
+        self.version += 1
+        return self.version
+
+    def _write(self, records: Tuple[Tuple[int, int, bytes], ...] = (), stream: Optional[Tuple[int, bytes]] = None,
+               meta: bool = False) -> TableWrite:
+        gs = self.game.to_state()
+        self.last_state = gs
+        w = TableWrite(self.id, state=msgpack.packb(self.to_state(gs), use_bin_type=True), records=list(records),
+                       stream=[stream] if stream else [])
+        if meta:
+            w.meta[self.game_no] = msgpack.packb(self.record_meta(), use_bin_type=True)
+        if not self.private:
+            entry = self.lobby_entry()
+            w.lobby = msgpack.packb(entry, use_bin_type=True)
+            w.publish_lobby = protocol.encode(O.lobby_update(entry))
+        return w
+
+    async def _persist(self, w: TableWrite) -> None:
+        """Send a write now, or keep it (merged) for the retry loop when Redis is down."""
+        if self.pending is not None:
+            self.pending.merge(w, self.settings.history_len)
+            w = self.pending
+        store = self.server.store
+        if store.healthy:
+            try:
+                await store.write_table(w)
+                self.pending = None
+                return
+            except Exception as exc:  # RedisUnavailable, counted by the store
+                log.warning("persist failed, will retry", extra={"table": self.id, "error": repr(exc)})
+        self.pending = w
+        self.server.dirty.add(self.id)
+
+    async def flush(self) -> None:
+        if self.pending is not None:
+            w, self.pending = self.pending, None
+            await self._persist(w)
+        if self.pending is None:
+            self.server.dirty.discard(self.id)
+
+    async def publish_lobby(self) -> None:
+        """The spectator count changed: refresh this public table's lobby entry and tell lobby watchers."""
+        if self.private or self.closed:
+            return
+        entry = self.lobby_entry()
+        await self._persist(TableWrite(self.id, lobby=msgpack.packb(entry, use_bin_type=True),
+                                       publish_lobby=protocol.encode(O.lobby_update(entry))))
+
+    async def _commit(self, message: Dict[str, Any], record: Optional[Dict[str, Any]] = None, meta: bool = False,
+                      timings: Optional[List[float]] = None) -> bytes:
+        """Persist the new state (with a record entry) then publish ONE encoded stream message."""
+        data = protocol.encode(message)
+        records: Tuple[Tuple[int, int, bytes], ...] = ()
+        if record is not None:
+            records = ((self.game_no, self.record_len, msgpack.packb(record, use_bin_type=True)),)
+            self.record_len += 1
+        t0 = time.perf_counter()
+        await self._persist(self._write(records, (message["v"], data), meta))
+        t1 = time.perf_counter()
+        self.feed.publish(message["v"], data)
+        t2 = time.perf_counter()
+        if timings is not None:
+            self.metrics.shot_latency.observe(t1 - t0, "persist")
+            self.metrics.shot_latency.observe(t2 - t1, "broadcast")
+        return data
+
+    def record_meta(self) -> Dict[str, Any]:
+        return {"table": self.id, "game": self.game_no, "discipline": self.discipline, "config": self.game.config,
+                "seed": self.seed, "created": self.created, "players": [s.name if s else None for s in self.seats],
+                "over": self.game.over, "result": self.game.result if self.game.over else None, "strokes": self.record_len}
+
+    # ----- inbound dispatch ------------------------------------------------------------------
+    async def _on_message(self, session: "Session", msg: I.Inbound) -> None:
+        handler = self._HANDLERS.get(type(msg))
+        if handler is None:  # pragma: no cover - every table message type has a handler
+            session.error(ErrorCode.UNKNOWN_TYPE, f"type: {msg.TYPE} is not a table message", "type", msg.TYPE)
+            return
+        if isinstance(msg, I.SEAT_ACTIONS):
+            seat = self._seat_action(session, msg)
+            if seat is None:
+                return
+            await handler(self, session, msg, seat)
+        else:
+            await handler(self, session, msg)
+
+    def _seat_action(self, session: "Session", msg: Any) -> Optional[int]:
+        """The seat ``msg.token`` opens, if this connection is bound to it; else an error and None."""
+        h = token_hash(msg.token)
+        for i, s in enumerate(self.seats):
+            if s is not None and hmac.compare_digest(s.token_hash, h):
+                if s.session is not session:
+                    session.error(ErrorCode.RESUME_REQUIRED, "token: send resume on this connection first", "token",
+                                  msg.TYPE, table=self.id)
+                    return None
+                return i
+        if session in self.feed.members and self.seat_of(session) is None:
+            session.error(ErrorCode.NOT_SEATED, "spectators cannot act", "token", msg.TYPE, table=self.id)
+        else:
+            session.error(ErrorCode.BAD_TOKEN, "token: does not open a seat at this table", "token", msg.TYPE, table=self.id)
+        return None
+
+    def _illegal(self, session: "Session", exc: IllegalAction, msg: Any) -> None:
+        code = ErrorCode.NOT_YOUR_TURN if exc.code == "not_your_turn" else (
+            ErrorCode.GAME_OVER if exc.code == "game_over" else ErrorCode.ILLEGAL_ACTION)
+        session.error(code, str(exc), exc.field, msg.TYPE, table=self.id, seq=getattr(msg, "seq", None), rule=exc.code)
+
+    def _check_seq(self, session: "Session", msg: Any, seat: int) -> bool:
+        s = self.seats[seat]
+        if msg.seq == s.last_seq:
+            session.error(ErrorCode.DUPLICATE_SEQUENCE, f"seq: {msg.seq} was already played (version {s.last_v})", "seq",
+                          msg.TYPE, table=self.id, seq=msg.seq, v=s.last_v)
+            return False
+        if msg.seq < s.last_seq:
+            session.error(ErrorCode.STALE_SEQUENCE, f"seq: must be greater than {s.last_seq}", "seq", msg.TYPE,
+                          table=self.id, seq=msg.seq)
+            return False
+        return True
+
+    def _ready(self, session: "Session", msg: Any) -> bool:
+        if self.game.over:
+            session.error(ErrorCode.GAME_OVER, "the game is over", None, msg.TYPE, table=self.id, seq=getattr(msg, "seq", None))
+            return False
+        if not self.both_seated():
+            session.error(ErrorCode.NOT_YOUR_TURN, "waiting for an opponent to take the other seat", None, msg.TYPE,
+                          table=self.id, seq=getattr(msg, "seq", None))
+            return False
+        return True
+
+    # ----- joining, watching, resuming, leaving ----------------------------------------------
+    def _room_for(self, session: "Session") -> bool:
+        if self.id in session.tables:
+            return True
+        if len(session.tables) >= self.settings.max_tables_per_session:
+            session.error(ErrorCode.TOO_MANY_TABLES, f"at most {self.settings.max_tables_per_session} tables per connection",
+                          table=self.id)
+            return False
+        return True
+
+    async def _on_join(self, session: "Session", msg: I.Join) -> None:
+        await self.seat_player(session, msg.seat, ref="join")
+
+    async def seat_player(self, session: "Session", want: Optional[int], ref: str = "join") -> Optional[int]:
+        """Give ``session`` a seat (``want`` or the first free one): ``seated`` + snapshot to it, ``seats`` to all."""
+        if self.seat_of(session) is not None:
+            session.error(ErrorCode.ALREADY_SEATED, "this connection already holds a seat here", None, ref, table=self.id)
+            return None
+        if not self._room_for(session):
+            return None
+        free = [i for i, s in enumerate(self.seats) if s is None]
+        if want is not None and want not in free:
+            session.error(ErrorCode.SEAT_TAKEN, f"seat: {want} is taken", "seat", ref, table=self.id)
+            return None
+        if not free:
+            session.error(ErrorCode.TABLE_FULL, "both seats are taken; watch instead", None, ref, table=self.id)
+            return None
+        i = want if want is not None else free[0]
+        token = secrets.token_urlsafe(24)
+        seat = Seat(session.player, session.name, token_hash(token))
+        seat.session = session
+        self.seats[i] = seat
+        self.rematch_offers = [False, False]
+        session.tables.add(self.id)
+        self.feed.add(session, PLAYER)
+        session.send(O.seated(self.id, i, token))
+        session.send(self.snapshot())
+        await self._broadcast_seats(meta=True)
+        self._arm_clock()
+        self._check_idle()
+        return i
+
+    async def _on_watch(self, session: "Session", msg: I.Watch) -> None:
+        if self.seat_of(session) is None:
+            if not self._room_for(session):
+                return
+            session.tables.add(self.id)
+            if self.feed.members.get(session) != SPECTATOR:
+                self.feed.add(session, SPECTATOR)
+                self._spectators_changed()
+        self._catch_up(session, msg.v)
+        self._check_idle()
+
+    def _catch_up(self, session: "Session", v: Optional[int]) -> None:
+        """Replay the stream after ``v`` when the history holds it, else send a snapshot."""
+        replay = self.feed.since(v, self.version) if v is not None else None
+        if replay is None:
+            session.send(self.snapshot())
+        else:
+            for data in replay:
+                session.send_bytes(data)
+
+    async def _on_resume(self, session: "Session", msg: I.Resume) -> None:
+        h = token_hash(msg.token)
+        for i, s in enumerate(self.seats):
+            if s is not None and hmac.compare_digest(s.token_hash, h):
+                break
+        else:
+            session.error(ErrorCode.BAD_TOKEN, "token: does not open a seat at this table", "token", "resume", table=self.id)
+            return
+        if s.session is not session and not self._room_for(session):
+            return
+        old = s.session
+        changed = old is None
+        if old is not None and old is not session:
+            self.feed.remove(old)
+            old.tables.discard(self.id)
+            old.close(CloseCode.REPLACED, "seat resumed on another connection")
+        if self.feed.members.get(session) == SPECTATOR:
+            self._spectators_changed()
+        s.session, s.grace_until = session, None
+        s.player, s.name = session.player, session.name if session.name else s.name
+        session.tables.add(self.id)
+        self.feed.add(session, PLAYER)
+        session.caught_up(self.id)
+        session.send(O.seated(self.id, i, msg.token))
+        self._catch_up(session, msg.v)
+        if changed:
+            await self._broadcast_seats()
+        self._check_idle()
+
+    def resync(self, session: "Session") -> None:
+        """A player that fell behind has drained its buffer: send the current snapshot and resume the stream."""
+        if session in self.feed.members and not session.closing:
+            self.metrics.resyncs.inc()
+            session.send(self.snapshot())
+        session.caught_up(self.id)
+
+    async def _on_leave(self, session: "Session", msg: I.Leave) -> None:
+        if msg.token is None:
+            if self.seat_of(session) is not None:
+                session.error(ErrorCode.BAD_TOKEN, "token: give the seat token to leave the seat", "token", "leave", table=self.id)
+                return
+            if self.feed.remove(session) is None:
+                session.error(ErrorCode.NOT_WATCHING, "not watching this table", "table", "leave", table=self.id)
+                return
+            session.tables.discard(self.id)
+            self._spectators_changed()
+            session.send(O.left(self.id))
+            self._check_idle()
+            return
+        seat = self._seat_action(session, msg)
+        if seat is None:
+            return
+        if not self.game.over and self.both_seated() and self.record_len > 0:
+            await self._rule("resign", seat, None, self.game.apply_forfeit(seat, "left"), {"player": seat, "forfeit": "left"})
+        self.seats[seat] = None
+        self.feed.remove(session)
+        session.tables.discard(self.id)
+        session.send(O.left(self.id))
+        await self._broadcast_seats(meta=True)
+        self._arm_clock()
+        self._check_idle()
+
+    async def on_disconnect(self, session: "Session") -> None:
+        """The connection closed. A seat is held for the grace period; a stale socket never evicts a resumed one."""
+        role = self.feed.remove(session)
+        session.tables.discard(self.id)
+        if role == SPECTATOR:
+            self._spectators_changed()
+        for s in self.seats:
+            if s is not None and s.session is session:  # only the connection currently bound to the seat
+                s.session = None
+                s.grace_until = time.time() + self.settings.grace_s
+                if not self.server.stopping:
+                    await self._broadcast_seats()
+        self._check_idle()
+
+    async def _broadcast_seats(self, meta: bool = False) -> None:
+        v = self._next_v()
+        await self._commit(O.seats(self.id, v, time.time(), self.seats_view()), meta=meta)
+
+    def _spectators_changed(self) -> None:
+        """Spectator counts are coalesced: the server flushes them to the table and the lobby twice a second."""
+        self._spectators_dirty = True
+        self.server.spectators_dirty.add(self.id)
+
+    def flush_spectators(self) -> None:
+        if self._spectators_dirty:
+            self._spectators_dirty = False
+            self.feed.send_all(protocol.encode(O.spectators(self.id, self.feed.spectator_count())))
+
+    # ----- play ------------------------------------------------------------------------------
+    async def _on_shot(self, session: "Session", msg: I.Shot, seat: int) -> None:
+        if not self._check_seq(session, msg, seat) or not self._ready(session, msg):
+            return
+        legal = self.game.legal_actions()
+        shoot = legal.get("shoot") or {}
+        if shoot.get("lag"):
+            await self._lag_shot(session, msg, seat)
+            return
+        try:
+            layout = self.game.prepare_shot(seat, msg.call, msg.cue_ball)
+        except IllegalAction as exc:
+            self._illegal(session, exc, msg)
+            return
+        from physics import Shot, simulate
+
+        t0 = time.perf_counter()
+        try:
+            sim = simulate(self.game.table, layout, Shot(cue_ball=shoot["cue_ball"], **msg.stroke))
+        except ValueError as exc:
+            field = str(exc).split(":", 1)[0]
+            session.error(ErrorCode.BAD_FIELD, str(exc), f"stroke.{field}" if field in msg.stroke else field, "shot",
+                          table=self.id, seq=msg.seq)
+            return
+        t1 = time.perf_counter()
+        ruling = self.game.apply_shot(seat, msg.call, sim)
+        t2 = time.perf_counter()
+        self.metrics.shot_latency.observe(t1 - t0, "simulate")
+        self.metrics.shot_latency.observe(t2 - t1, "referee")
+        shot = {"seat": seat, "seq": msg.seq, "stroke": msg.stroke, "call": msg.call,
+                "cue_ball": list(msg.cue_ball) if msg.cue_ball else None}
+        log_map = protocol.encode_log(sim, *self._ids)
+        record = {"player": seat, "seq": msg.seq, "call": msg.call, "cue_ball_position": shot["cue_ball"],
+                  "stroke": msg.stroke, "log": log_map, "ts": time.time()}
+        await self._stroke([shot], log_map, ruling, record, [seat])
+
+    async def _lag_shot(self, session: "Session", msg: I.Shot, seat: int) -> None:
+        """Disciplines with a simulated lag: keep each player's blind lag stroke; simulate both together."""
+        if seat in self.lag:
+            session.error(ErrorCode.ILLEGAL_ACTION, "lag: already played; waiting for the opponent's", None, "shot",
+                          table=self.id, seq=msg.seq, rule="lag_pending")
+            return
+        try:
+            self.game.prepare_shot(seat, None, None)
+        except IllegalAction as exc:
+            self._illegal(session, exc, msg)
+            return
+        self.lag[seat] = {"seq": msg.seq, "stroke": msg.stroke}
+        self.seats[seat].last_seq = msg.seq
+        if len(self.lag) < 2:
+            await self._persist(self._write())
+            return
+        from physics import Shot, simulate
+
+        layout = self.game.lag_layout()
+        cue = self.game.lag_cue_balls()
+        t0 = time.perf_counter()
+        sim = simulate(self.game.table, layout, [Shot(cue_ball=cue[s], **self.lag[s]["stroke"]) for s in (0, 1)])
+        t1 = time.perf_counter()
+        ruling = self.game.apply_lag(sim)
+        t2 = time.perf_counter()
+        self.metrics.shot_latency.observe(t1 - t0, "simulate")
+        self.metrics.shot_latency.observe(t2 - t1, "referee")
+        shots = [{"seat": s, "seq": self.lag[s]["seq"], "stroke": self.lag[s]["stroke"], "call": None, "cue_ball": None}
+                 for s in (0, 1)]
+        log_map = protocol.encode_log(sim, *self._ids)
+        record = {"lag": True, "player": None, "strokes": [self.lag[s]["stroke"] for s in (0, 1)], "log": log_map,
+                  "ts": time.time()}
+        self.lag = {}
+        await self._stroke(shots, log_map, ruling, record, [0, 1])
+
+    async def _stroke(self, shots: List[Dict[str, Any]], log_map: Dict[str, Any], ruling: Any, record: Dict[str, Any],
+                      seats: List[int]) -> None:
+        self.rematch_offers = [False, False]
+        v = self._next_v()
+        for sh in shots:
+            s = self.seats[sh["seat"]]
+            s.last_seq, s.last_v = sh["seq"], v
+        self._arm_clock()
+        message = O.stroke(self.id, v, time.time(), game=self.game_no, shots=shots, log=log_map, ruling=ruling.to_dict(),
+                           state=self.state_view(), clock=self.clock)
+        self.metrics.strokes.inc()
+        await self._commit(message, record, meta=self.game.over, timings=[])
+        self._game_end_check()
+
+    async def _rule(self, cause: str, seat: Optional[int], seq: Optional[int], ruling: Any, record: Dict[str, Any],
+                    decision: Optional[Dict[str, Any]] = None) -> None:
+        """Broadcast a ruling that has no stroke (decision, time-out, resignation, claim)."""
+        v = self._next_v()
+        if seq is not None and seat is not None:
+            self.seats[seat].last_seq, self.seats[seat].last_v = seq, v
+        self._arm_clock()
+        record = dict(record, ts=time.time())
+        message = O.ruling(self.id, v, time.time(), game=self.game_no, cause=cause, seat=seat, seq=seq, decision=decision,
+                           ruling=ruling.to_dict(), state=self.state_view(), clock=self.clock)
+        self.metrics.rulings.inc(1.0, cause)
+        await self._commit(message, record, meta=self.game.over)
+        self._game_end_check()
+
+    def _game_end_check(self) -> None:
+        if self.game.over:
+            self.metrics.games_finished.inc()
+            self._check_idle()
+
+    async def _on_decision(self, session: "Session", msg: I.Decision, seat: int) -> None:
+        if not self._check_seq(session, msg, seat) or not self._ready(session, msg):
+            return
+        try:
+            ruling = self.game.apply_decision(seat, msg.name, msg.arg)
+        except IllegalAction as exc:
+            self._illegal(session, exc, msg)
+            return
+        d = {"name": msg.name, "arg": list(msg.arg) if isinstance(msg.arg, tuple) else msg.arg}
+        await self._rule("decision", seat, msg.seq, ruling, {"player": seat, "seq": msg.seq, "decision": d}, decision=d)
+
+    async def _on_resign(self, session: "Session", msg: I.Resign, seat: int) -> None:
+        if not self._ready(session, msg):
+            return
+        await self._rule("resign", seat, None, self.game.apply_forfeit(seat, "resigned"), {"player": seat, "forfeit": "resigned"})
+
+    async def _on_claim(self, session: "Session", msg: I.Claim, seat: int) -> None:
+        if not self._ready(session, msg):
+            return
+        other = self.seats[1 - seat]
+        if other.session is not None:
+            session.error(ErrorCode.NOTHING_TO_CLAIM, "the opponent is connected", None, "claim", table=self.id)
+            return
+        if other.grace_until is not None and other.grace_until > time.time():
+            session.error(ErrorCode.GRACE_NOT_EXPIRED, f"the opponent's grace period ends at {other.grace_until:.3f}", None,
+                          "claim", table=self.id)
+            return
+        await self._rule("claim", 1 - seat, None, self.game.apply_forfeit(1 - seat, "abandoned"),
+                         {"player": 1 - seat, "forfeit": "abandoned"})
+
+    async def _on_rematch(self, session: "Session", msg: Any, seat: int) -> None:
+        if not self.game.over:
+            session.error(ErrorCode.GAME_NOT_OVER, "a rematch can be offered when the game is over", None, msg.TYPE, table=self.id)
+            return
+        if not self.both_seated():
+            session.error(ErrorCode.NOT_YOUR_TURN, "waiting for an opponent to take the other seat", None, msg.TYPE, table=self.id)
+            return
+        if isinstance(msg, I.RematchAccept) and not self.rematch_offers[1 - seat]:
+            session.error(ErrorCode.ILLEGAL_ACTION, "no rematch offer to accept", None, msg.TYPE, table=self.id,
+                          rule="no_rematch_offer")
+            return
+        self.rematch_offers[seat] = True
+        if not all(self.rematch_offers):
+            v = self._next_v()
+            await self._commit(O.rematch(self.id, v, time.time(), self.rematch_offers))
+            return
+        self.seed = secrets.randbits(31)
+        self.game = new_game(self.discipline, self.config, self.seed)
+        self.game_no += 1
+        self.record_len = 0
+        self.rematch_offers = [False, False]
+        self.lag = {}
+        self._arm_clock()
+        v = self._next_v()
+        await self._commit(self.snapshot(v), meta=True)
+        self._check_idle()
+
+    async def _on_chat(self, session: "Session", msg: I.Chat) -> None:
+        seat = self.seat_of(session)
+        if seat is None and self.feed.members.get(session) != SPECTATOR:
+            session.error(ErrorCode.NOT_WATCHING, "join or watch the table to chat", "table", "chat", table=self.id)
+            return
+        v = self._next_v()
+        m = O.chat(self.id, v, time.time(), seat=seat, name=session.name, text=msg.text)
+        self.chat.append({k: m[k] for k in ("seat", "name", "text", "ts")})
+        await self._commit(m)
+
+    # ----- shot clock ------------------------------------------------------------------------
+    def _clock_limit(self) -> Optional[float]:
+        cfg = self.game.config.get("shot_clock") if isinstance(self.game.config, dict) else None
+        if isinstance(cfg, dict) and cfg.get("limit_s"):
+            return float(cfg["limit_s"])
+        return None
+
+    def _arm_clock(self) -> None:
+        """(Re)start the shot clock for the player to act, when the table has one and the game is on."""
+        if self._clock_handle is not None:
+            self._clock_handle.cancel()
+            self._clock_handle = None
+        limit = self._clock_limit()
+        to_act = self.game.to_act
+        if limit is None or self.game.over or to_act is None or not self.both_seated() or self.closed:
+            self.clock = None
+            return
+        deadline = time.time() + limit
+        self.clock = {"seat": to_act, "limit_s": limit, "deadline": deadline}
+        marker = (self.version, to_act, deadline)
+        self._clock_handle = asyncio.get_running_loop().call_later(limit, self.submit_internal, self._on_clock, marker)
+
+    async def _on_clock(self, marker: Tuple[int, int, float]) -> None:
+        if self.clock is None or marker != (self.version, self.clock["seat"], self.clock["deadline"]) or self.game.over:
+            return
+        seat = self.clock["seat"]
+        try:
+            ruling = self.game.apply_timeout(seat)
+        except IllegalAction:
+            self.clock = None
+            return
+        await self._rule("timeout", seat, None, ruling, {"player": seat, "timeout": True})
+
+    # ----- idle tables -----------------------------------------------------------------------
+    def _check_idle(self) -> None:
+        """Close the table when nobody is connected: at once if no seat is held, else after linger/abandon time."""
+        if self._idle_handle is not None:
+            self._idle_handle.cancel()
+            self._idle_handle = None
+        if self.closed or self.server.stopping or self.connected() > 0:
+            return
+        if self.seats == [None, None]:
+            self.submit_internal(self._close, "empty")
+            return
+        in_play = self.both_seated() and not self.game.over
+        delay = self.settings.abandon_s if in_play else max(self.settings.linger_s, self.settings.grace_s)
+        self._idle_handle = asyncio.get_running_loop().call_later(delay, self.submit_internal, self._close_if_idle)
+
+    async def _close_if_idle(self) -> None:
+        if self.connected() == 0:
+            await self._close("abandoned" if not self.game.over else "idle")
+
+    async def _close(self, reason: str) -> None:
+        if self.closed or (reason == "empty" and (self.connected() > 0 or self.seats != [None, None])):
+            return
+        self._cancel_timers()
+        w = TableWrite(self.id, closed=True)
+        if self.record_len:
+            meta = dict(self.record_meta(), closed=reason)
+            w.meta[self.game_no] = msgpack.packb(meta, use_bin_type=True)
+        if not self.private:
+            w.lobby_gone = True
+            w.publish_lobby = protocol.encode(O.lobby_remove(self.id))
+        self.pending = None
+        self.server.dirty.discard(self.id)
+        try:
+            await self.server.store.write_table(w)
+        except Exception:
+            self.pending = w  # the server retries closed tables' writes too
+            self.server.orphan_writes.append(w)
+        self.closed = True
+        self.server.table_closed(self)
+        log.info("table closed", extra={"table": self.id, "reason": reason})
+
+    def _cancel_timers(self) -> None:
+        for h in (self._clock_handle, self._idle_handle):
+            if h is not None:
+                h.cancel()
+        self._clock_handle = self._idle_handle = None
+
+    _HANDLERS: Dict[type, Callable[..., Any]] = {
+        I.Join: _on_join,
+        I.Watch: _on_watch,
+        I.Resume: _on_resume,
+        I.Leave: _on_leave,
+        I.Shot: _on_shot,
+        I.Decision: _on_decision,
+        I.Resign: _on_resign,
+        I.Claim: _on_claim,
+        I.RematchOffer: _on_rematch,
+        I.RematchAccept: _on_rematch,
+        I.Chat: _on_chat,
+    }
