@@ -117,6 +117,7 @@ OTHER_FOULS = (
 # stroke flags the physics or the cue model may report (D8, R12 F6-F8)
 STROKE_FLAGS = {"double_hit": "double_hit", "push": "push", "scoop": "scoop", "cue_touch": "touched_ball"}
 
+STANDING_RIGHTS = ("OFFER_STALEMATE", "EXTENSION")  # always available, never listed as an offer
 DECISIONS = (
     "CHOOSE_BREAKER",
     "ACCEPT_TABLE",
@@ -581,10 +582,11 @@ class StraightPool:
         self.pending.update(extra)
 
     def _options(self) -> List[str]:
+        """Decisions offered to the player to act (standing rights, OFFER_STALEMATE and EXTENSION, left out)."""
         if self.phase == "decision":
             return [o["name"] for o in self.pending["options"]]
         if self.phase in ("break", "play"):
-            return [o["name"] for o in self.legal_actions()["decisions"]]
+            return [o["name"] for o in self.legal_actions()["decisions"] if o["name"] not in STANDING_RIGHTS]
         return []
 
     # ----- validation --------------------------------------------------------------------
