@@ -15,6 +15,14 @@ from typing import Dict, Mapping, Optional
 
 DISCIPLINES: Dict[str, str] = {
     "straight_pool": "rules.straight_pool:StraightPool",
+    "libre": "rules.carom_disciplines:Libre",
+    "balkline_47_2": "rules.carom_disciplines:Balkline47_2",
+    "balkline_47_1": "rules.carom_disciplines:Balkline47_1",
+    "balkline_71_2": "rules.carom_disciplines:Balkline71_2",
+    "one_cushion": "rules.carom_disciplines:OneCushion",
+    "three_cushion": "rules.carom_disciplines:ThreeCushion",
+    "pentathlon": "rules.multi:Pentathlon",
+    "triathlon": "rules.multi:Triathlon",
 }
 
 # other spellings accepted on the command line and in records
