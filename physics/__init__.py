@@ -11,5 +11,6 @@ Knows nothing of games, players or networks (DESIGN.md).
 
 from physics.table import TABLES, Table, get_table
 from physics.events import BallState, Event, SimResult
+from physics.simulate import Shot, simulate
 
-__all__ = ["TABLES", "Table", "get_table", "BallState", "Event", "SimResult"]
+__all__ = ["TABLES", "Table", "get_table", "BallState", "Event", "SimResult", "Shot", "simulate"]

@@ -153,6 +153,27 @@ cdef int classify(BallS* b, const Cloth* c) noexcept nogil:
     return b.s
 
 
+cdef int enter_next_state(BallS* b, const Cloth* c) noexcept nogil:
+    """Move ``b`` (evolved to the end of its state) into the next state and return it.
+
+    The state is :func:`state_after_transition`; entering rolling sets w_xy = (k x v) / R
+    exactly, entering spinning or rest zeroes v and w_xy (and w_z at rest). The simulator and
+    :func:`evolve_state` both use this, so a replay from the event log takes the same steps.
+    """
+    b.s = state_after_transition(b, c)
+    if b.s == ROLLING:
+        b.wx = -b.vy / c.R
+        b.wy = b.vx / c.R
+    elif b.s != SLIDING:
+        b.vx = 0.0
+        b.vy = 0.0
+        b.wx = 0.0
+        b.wy = 0.0
+        if b.s == STATIONARY:
+            b.wz = 0.0
+    return b.s
+
+
 STATE_NAMES = ("stationary", "spinning", "sliding", "rolling", "pocketed")
 STATE_CODES = {name: i for i, name in enumerate(STATE_NAMES)}
 
@@ -195,17 +216,7 @@ def evolve_state(int s, tuple r, tuple v, tuple w, double dt, double R, double m
             break
         evolve(&b, tt, &c)
         dt -= tt
-        b.s = state_after_transition(&b, &c)
-        if b.s == ROLLING:
-            b.wx = -b.vy / c.R
-            b.wy = b.vx / c.R
-        elif b.s != SLIDING:
-            b.vx = 0.0
-            b.vy = 0.0
-            b.wx = 0.0
-            b.wy = 0.0
-            if b.s == STATIONARY:
-                b.wz = 0.0
+        enter_next_state(&b, &c)
     return b.s, (b.rx, b.ry), (b.vx, b.vy), (b.wx, b.wy, b.wz)
 
 

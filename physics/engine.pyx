@@ -1,0 +1,731 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The event loop (Leckie & Greenspan 2005; shared/spec/physics.md section 2.2), in C.
+
+Each ball keeps the state it entered at its last event and that event's time ``tref``; its
+state at any later time is ``physics.evolve.evolve`` of that state, exactly what a replay of the
+event log computes. Per ball the loop caches the time of its next transition, next cushion
+contact (straight cushions and jaws) and next pocket entry; per pair the next ball-ball
+contact. An event recomputes only the entries of the balls it changed. The earliest cached
+time is the next event; exact ties go to transitions, then pockets, then cushions, then
+pairs, each in ball order (deterministic; pooltool PR #78 and #257 needed tie rules).
+
+A pair's (or a ball's) contact time is looked for only within the window in which both
+balls keep their current motion: until the earliest of their cached transitions, cushion
+contacts and pocket entries. Any of those events recomputes every entry of its ball, so no
+later contact can be missed, and balls farther apart than they can travel in the window are
+skipped without solving anything.
+
+Numerical safeguards (spec section 2.6): after a ball-ball contact the two centres are set
+2R + SPACER apart along the line of centres, after a cushion contact the ball is set SPACER off
+the cushion (pooltool's "make_kiss"). Touching-and-closing pairs collide now, touching-and-
+opening pairs never do (physics.detect). The spacer also bounds the rate of repeated contacts
+of balls pushed together by friction (Newton's cradle, pooltool PR #257): a re-contact needs
+the gap to close again. A hard cap on events stops every ball where it is (``event_cap``).
+
+The loop runs without the GIL and touches no Python object.
+"""
+
+from libc.math cimport sqrt, fabs, INFINITY, M_PI
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memset
+
+from physics.evolve cimport (BallS, Cloth, evolve, transition_time, acceleration, classify,
+                             enter_next_state, STATIONARY, SPINNING, SLIDING, ROLLING, POCKETED)
+from physics.detect cimport Line, Circle, circle_entry, line_entry, segment_distance, reach
+from physics.ball_ball cimport frictional_inelastic, frictionless_elastic, slow_push, FRICTIONAL_INELASTIC
+from physics.han_2005 cimport han_2005
+from physics.mathavan_2010 cimport mathavan_2010
+from physics.cue_strike cimport strike
+
+from physics.events import BallState, Event, SimResult
+from physics.evolve import STATE_NAMES
+
+cdef enum:
+    MAXB = 16
+    EV_STRIKE = 0
+    EV_BALL_BALL = 1
+    EV_BALL_CUSHION = 2
+    EV_BALL_POCKET = 3
+    EV_SLIDE_TO_ROLL = 4
+    EV_SLIDE_TO_SPIN = 5
+    EV_SLIDE_TO_REST = 6
+    EV_ROLL_TO_SPIN = 7
+    EV_ROLL_TO_REST = 8
+    EV_SPIN_TO_REST = 9
+    EV_CAP = 10
+
+cdef enum:
+    HAN_2005 = 0
+    MATHAVAN_2010 = 1
+
+EVENT_KIND_NAMES = ("strike", "ball_ball", "ball_cushion", "ball_pocket", "slide_to_roll", "slide_to_spin",
+                    "slide_to_rest", "roll_to_spin", "roll_to_rest", "spin_to_rest", "event_cap")
+CUSHION_MODELS = {"han_2005": HAN_2005, "mathavan_2010": MATHAVAN_2010}
+BALL_MODELS = {"frictional_inelastic": 0, "frictionless_elastic": 1}
+
+SPACER = 1.0e-6                 # m, gap set after every contact (spec 2.6)
+PUSH_SPEED = 0.005              # m/s, ball-ball closing speed below which a contact is a push
+MATHAVAN_STEPS = 24             # compression steps of the Mathavan 2010 integration
+cdef double _SPACER = 1.0e-6
+cdef double _MAX_WINDOW = 1.0e4  # s, bound on any detection window (all states end sooner)
+
+
+cdef struct EvRec:
+    double t
+    int kind
+    int b1
+    int b2
+    int obj
+    int s0
+    int ns
+
+cdef struct StRec:
+    int ball
+    BallS st
+
+cdef struct Log:
+    EvRec* ev
+    int nev
+    int cap_ev
+    StRec* st
+    int nst
+    int cap_st
+    BallS* snap      # optional: every ball's state after each event (tests)
+    int want_snap
+    int failed
+
+cdef struct Sim:
+    int nb
+    BallS b[MAXB]
+    double tref[MAXB]
+    double t_trans[MAXB]
+    double t_cush[MAXB]
+    int i_cush[MAXB]
+    double t_pock[MAXB]
+    int i_pock[MAXB]
+    double t_pair[MAXB * MAXB]
+    Cloth cl
+    double e_b, e_c, f_c, h, v_push
+    int ball_model, cushion_model, mathavan_steps
+    int nl, nj, npk
+    const Line* lines
+    const Circle* jaws
+    const Circle* pockets
+    int max_events
+    Log log
+
+
+# ------------------------------------------------------------------------------------------
+# log
+
+cdef int _log_event(Sim* s, double t, int kind, int b1, int b2, int obj) noexcept nogil:
+    cdef Log* L = &s.log
+    cdef int cap
+    cdef void* p
+    if L.nev == L.cap_ev:
+        cap = 2 * L.cap_ev + 64
+        p = realloc(L.ev, cap * sizeof(EvRec))
+        if p == NULL:
+            L.failed = 1
+            return -1
+        L.ev = <EvRec*> p
+        if L.want_snap:
+            p = realloc(L.snap, cap * MAXB * sizeof(BallS))
+            if p == NULL:
+                L.failed = 1
+                return -1
+            L.snap = <BallS*> p
+        L.cap_ev = cap
+    L.ev[L.nev].t = t
+    L.ev[L.nev].kind = kind
+    L.ev[L.nev].b1 = b1
+    L.ev[L.nev].b2 = b2
+    L.ev[L.nev].obj = obj
+    L.ev[L.nev].s0 = L.nst
+    L.ev[L.nev].ns = 0
+    L.nev += 1
+    return 0
+
+
+cdef int _log_state(Sim* s, int i) noexcept nogil:
+    """Append ball i's current state to the last event."""
+    cdef Log* L = &s.log
+    cdef int cap
+    cdef void* p
+    if L.nst == L.cap_st:
+        cap = 2 * L.cap_st + 64
+        p = realloc(L.st, cap * sizeof(StRec))
+        if p == NULL:
+            L.failed = 1
+            return -1
+        L.st = <StRec*> p
+        L.cap_st = cap
+    L.st[L.nst].ball = i
+    L.st[L.nst].st = s.b[i]
+    L.nst += 1
+    L.ev[L.nev - 1].ns += 1
+    return 0
+
+
+cdef void _snapshot(Sim* s, double t) noexcept nogil:
+    cdef int i
+    cdef Log* L = &s.log
+    if not L.want_snap or L.failed:
+        return
+    for i in range(s.nb):
+        _at(s, i, t, &L.snap[(L.nev - 1) * MAXB + i])
+
+
+# ------------------------------------------------------------------------------------------
+# state queries
+
+cdef inline bint _moving(const BallS* b) noexcept nogil:
+    return b.s == SLIDING or b.s == ROLLING
+
+
+cdef inline void _at(const Sim* s, int i, double t, BallS* out) noexcept nogil:
+    """Ball i's state at time t (t >= its tref, not past its next transition)."""
+    out[0] = s.b[i]
+    if out.s == SLIDING or out.s == ROLLING or out.s == SPINNING:
+        evolve(out, t - s.tref[i], &s.cl)
+
+
+cdef inline double _horizon(const Sim* s, int i) noexcept nogil:
+    """Absolute time until which ball i keeps its current motion (its next own event)."""
+    cdef double h = s.t_trans[i]
+    if s.t_cush[i] < h:
+        h = s.t_cush[i]
+    if s.t_pock[i] < h:
+        h = s.t_pock[i]
+    return h
+
+
+# ------------------------------------------------------------------------------------------
+# detection for one ball / one pair
+
+cdef void _ball_entries(Sim* s, int i, double t, const BallS* b) noexcept nogil:
+    """Next transition, cushion contact and pocket entry of ball i, whose state at t is ``b``."""
+    cdef double tt, W, ax, ay, rch, best, x, dx, dy
+    cdef int k, kbest
+    cdef double R = s.cl.R
+    s.t_cush[i] = INFINITY
+    s.i_cush[i] = -1
+    s.t_pock[i] = INFINITY
+    s.i_pock[i] = -1
+    if b.s == STATIONARY or b.s == POCKETED:
+        s.t_trans[i] = INFINITY
+        return
+    tt = transition_time(b, &s.cl)
+    s.t_trans[i] = t + tt
+    if not _moving(b):
+        return
+    acceleration(b, &s.cl, &ax, &ay)
+    W = tt if tt < _MAX_WINDOW else _MAX_WINDOW
+    rch = reach(b, ax, ay, W)
+    best = INFINITY
+    kbest = -1
+    for k in range(s.nl):
+        if segment_distance(&s.lines[k], b.rx, b.ry) - R > rch:
+            continue
+        x = line_entry(b, ax, ay, &s.lines[k], R, W)
+        if x < best:
+            best = x
+            kbest = k
+    if best < W:
+        W = best
+        rch = reach(b, ax, ay, W)
+    for k in range(s.nj):
+        dx = s.jaws[k].x - b.rx
+        dy = s.jaws[k].y - b.ry
+        if sqrt(dx * dx + dy * dy) - s.jaws[k].r - R > rch:
+            continue
+        x = circle_entry(-dx, -dy, b.vx, b.vy, 0.5 * ax, 0.5 * ay, s.jaws[k].r + R, W)
+        if x < best:
+            best = x
+            kbest = s.nl + k
+    if kbest >= 0:
+        s.t_cush[i] = t + best
+        s.i_cush[i] = kbest
+        if best < W:
+            W = best
+            rch = reach(b, ax, ay, W)
+    best = INFINITY
+    for k in range(s.npk):
+        dx = s.pockets[k].x - b.rx
+        dy = s.pockets[k].y - b.ry
+        if sqrt(dx * dx + dy * dy) - s.pockets[k].r > rch:
+            continue
+        x = circle_entry(-dx, -dy, b.vx, b.vy, 0.5 * ax, 0.5 * ay, s.pockets[k].r, W)
+        if x < best:
+            best = x
+            kbest = k
+    if best < INFINITY:
+        s.t_pock[i] = t + best
+        s.i_pock[i] = kbest
+
+
+cdef double _pair_time(Sim* s, int i, const BallS* bi, int j, const BallS* bj, double t) noexcept nogil:
+    """Absolute time of the next contact of balls i and j (states bi, bj at time t)."""
+    cdef bint mi = _moving(bi)
+    cdef bint mj = _moving(bj)
+    cdef double W, hi, hj, axi = 0.0, ayi = 0.0, axj = 0.0, ayj = 0.0, cx, cy, D, x
+    if bi.s == POCKETED or bj.s == POCKETED or not (mi or mj):
+        return INFINITY
+    hi = _horizon(s, i)
+    hj = _horizon(s, j)
+    W = (hi if hi < hj else hj) - t
+    if W > _MAX_WINDOW:
+        W = _MAX_WINDOW
+    if not (W >= 0.0):
+        return INFINITY
+    if mi:
+        acceleration(bi, &s.cl, &axi, &ayi)
+    if mj:
+        acceleration(bj, &s.cl, &axj, &ayj)
+    cx = bj.rx - bi.rx
+    cy = bj.ry - bi.ry
+    D = 2.0 * s.cl.R
+    x = (reach(bi, axi, ayi, W) if mi else 0.0) + (reach(bj, axj, ayj, W) if mj else 0.0)
+    if sqrt(cx * cx + cy * cy) - D > x:
+        return INFINITY
+    x = circle_entry(cx, cy, bj.vx - bi.vx, bj.vy - bi.vy, 0.5 * (axj - axi), 0.5 * (ayj - ayi), D, W)
+    return t + x
+
+
+cdef void _recompute(Sim* s, int i, double t) noexcept nogil:
+    """Refresh every cached entry of ball i (its state was just set at time t)."""
+    cdef BallS bi, bj
+    cdef int j
+    bi = s.b[i]
+    _ball_entries(s, i, t, &bi)
+    for j in range(s.nb):
+        if j == i:
+            continue
+        _at(s, j, t, &bj)
+        if i < j:
+            s.t_pair[i * MAXB + j] = _pair_time(s, i, &bi, j, &bj, t)
+        else:
+            s.t_pair[j * MAXB + i] = _pair_time(s, j, &bj, i, &bi, t)
+
+
+# ------------------------------------------------------------------------------------------
+# resolution
+
+cdef void _set(Sim* s, int i, double t, const BallS* b) noexcept nogil:
+    s.b[i] = b[0]
+    s.tref[i] = t
+
+
+cdef double _room(const Sim* s, int x, const BallS* bx, int other, double ux, double uy,
+                  double want, double t) noexcept nogil:
+    """How far (m, at most ``want``) ball x may be moved along unit (ux, uy) by a spacer push.
+
+    A push never brings x closer than 2R to a third ball, nor closer at all to one it already
+    overlaps, nor into a straight cushion, so de-penetration creates no new penetration.
+    """
+    cdef double room = want, cx, cy, cu, c2, L2, disc, dlt, gap, rate, sp
+    cdef int k
+    cdef BallS bk
+    cdef double R = s.cl.R
+    L2 = 4.0 * R * R
+    for k in range(s.nb):
+        if k == x or k == other or s.b[k].s == POCKETED:
+            continue
+        _at(s, k, t, &bk)
+        cx = bx.rx - bk.rx
+        cy = bx.ry - bk.ry
+        cu = cx * ux + cy * uy
+        if cu >= 0.0:
+            continue
+        c2 = cx * cx + cy * cy
+        if c2 <= L2:
+            return 0.0
+        disc = cu * cu - (c2 - L2)
+        if disc < 0.0:
+            continue
+        dlt = -cu - sqrt(disc)
+        if dlt < room:
+            room = dlt if dlt > 0.0 else 0.0
+    for k in range(s.nl):
+        rate = s.lines[k].nx * ux + s.lines[k].ny * uy
+        if rate >= 0.0:
+            continue
+        sp = (bx.rx - s.lines[k].x1) * s.lines[k].ux + (bx.ry - s.lines[k].y1) * s.lines[k].uy
+        if sp < 0.0 or sp > s.lines[k].length:
+            continue
+        gap = s.lines[k].nx * (bx.rx - s.lines[k].x1) + s.lines[k].ny * (bx.ry - s.lines[k].y1) - R
+        if gap > room * -rate:
+            continue
+        dlt = (gap if gap > 0.0 else 0.0) / -rate
+        if dlt < room:
+            room = dlt
+    return room
+
+
+cdef void _resolve_pair(Sim* s, int i, int j, double t) noexcept nogil:
+    cdef BallS a, b
+    cdef double dx, dy, d, push, nx, ny, van, vbn, pa, pb, da, db
+    cdef int first, second
+    _at(s, i, t, &a)
+    _at(s, j, t, &b)
+    dx = b.rx - a.rx
+    dy = b.ry - a.ry
+    d = sqrt(dx * dx + dy * dy)
+    nx = dx / d if d > 0.0 else 1.0
+    ny = dy / d if d > 0.0 else 0.0
+    # the "mover" (listed first) is the ball moving more toward the other
+    van = a.vx * nx + a.vy * ny
+    vbn = -(b.vx * nx + b.vy * ny)
+    if vbn > van:
+        first = j
+        second = i
+    else:
+        first = i
+        second = j
+    if s.ball_model == FRICTIONAL_INELASTIC:
+        if not slow_push(&a, &b, s.cl.R, s.v_push):
+            frictional_inelastic(&a, &b, s.cl.R, s.e_b)
+    else:
+        frictionless_elastic(&a, &b)
+    push = 2.0 * s.cl.R + _SPACER - d
+    if push > 0.0 and d > 0.0:
+        # half each, or what the neighbours leave room for (the other ball takes the rest)
+        pa = _room(s, i, &a, j, -nx, -ny, push, t)
+        pb = _room(s, j, &b, i, nx, ny, push, t)
+        da = 0.5 * push if 0.5 * push < pa else pa
+        db = push - da if push - da < pb else pb
+        if da + db < push:
+            da = push - db if push - db < pa else pa
+        a.rx -= da * nx
+        a.ry -= da * ny
+        b.rx += db * nx
+        b.ry += db * ny
+    classify(&a, &s.cl)
+    classify(&b, &s.cl)
+    _set(s, i, t, &a)
+    _set(s, j, t, &b)
+    if _log_event(s, t, EV_BALL_BALL, first, second, -1) == 0:
+        _log_state(s, first)
+        _log_state(s, second)
+    _recompute(s, i, t)
+    _recompute(s, j, t)
+
+
+cdef void _resolve_cushion(Sim* s, int i, int k, double t) noexcept nogil:
+    cdef BallS b
+    cdef double ox, oy, gap, dx, dy, d
+    cdef double R = s.cl.R
+    cdef const Line* L
+    cdef const Circle* C
+    _at(s, i, t, &b)
+    if k < s.nl:
+        L = &s.lines[k]
+        ox = -L.nx
+        oy = -L.ny
+        gap = L.nx * (b.rx - L.x1) + L.ny * (b.ry - L.y1) - R
+    else:
+        C = &s.jaws[k - s.nl]
+        dx = C.x - b.rx
+        dy = C.y - b.ry
+        d = sqrt(dx * dx + dy * dy)
+        ox = dx / d
+        oy = dy / d
+        gap = d - C.r - R
+    if s.cushion_model == MATHAVAN_2010:
+        mathavan_2010(&b, ox, oy, R, s.h, s.e_c, s.f_c, s.cl.mu_s, s.mathavan_steps)
+    else:
+        han_2005(&b, ox, oy, R, s.h, s.e_c, s.f_c)
+    if gap < _SPACER:
+        gap = _room(s, i, &b, -1, -ox, -oy, _SPACER - gap, t)
+        b.rx -= gap * ox
+        b.ry -= gap * oy
+    classify(&b, &s.cl)
+    _set(s, i, t, &b)
+    if _log_event(s, t, EV_BALL_CUSHION, i, -1, k) == 0:
+        _log_state(s, i)
+    _recompute(s, i, t)
+
+
+cdef void _resolve_pocket(Sim* s, int i, int k, double t) noexcept nogil:
+    cdef BallS b
+    memset(&b, 0, sizeof(BallS))
+    b.rx = s.pockets[k].x
+    b.ry = s.pockets[k].y
+    b.s = POCKETED
+    _set(s, i, t, &b)
+    if _log_event(s, t, EV_BALL_POCKET, i, -1, k) == 0:
+        _log_state(s, i)
+    _recompute(s, i, t)
+
+
+cdef void _resolve_transition(Sim* s, int i, double t) noexcept nogil:
+    cdef BallS b
+    cdef int old, new, kind
+    _at(s, i, t, &b)
+    old = b.s
+    new = enter_next_state(&b, &s.cl)
+    if old == SLIDING:
+        kind = EV_SLIDE_TO_ROLL if new == ROLLING else (EV_SLIDE_TO_SPIN if new == SPINNING else EV_SLIDE_TO_REST)
+    elif old == ROLLING:
+        kind = EV_ROLL_TO_SPIN if new == SPINNING else EV_ROLL_TO_REST
+    else:
+        kind = EV_SPIN_TO_REST
+    _set(s, i, t, &b)
+    if _log_event(s, t, kind, i, -1, -1) == 0:
+        _log_state(s, i)
+    _recompute(s, i, t)
+
+
+cdef void _stop_all(Sim* s, double t) noexcept nogil:
+    """The event cap: every ball still in motion is stopped where it is at time t."""
+    cdef int i
+    cdef BallS b
+    if _log_event(s, t, EV_CAP, -1, -1, -1) != 0:
+        return
+    for i in range(s.nb):
+        if s.b[i].s == STATIONARY or s.b[i].s == POCKETED:
+            continue
+        _at(s, i, t, &b)
+        b.vx = 0.0
+        b.vy = 0.0
+        b.wx = 0.0
+        b.wy = 0.0
+        b.wz = 0.0
+        b.s = STATIONARY
+        _set(s, i, t, &b)
+        _log_state(s, i)
+
+
+# ------------------------------------------------------------------------------------------
+# the loop
+
+cdef int _run(Sim* s) noexcept nogil:
+    """Run events to the end (or the cap). Returns 1 if capped, 0 if not, -1 on memory failure."""
+    cdef int i, j, kind, bi, bj, obj, n = 0
+    cdef double t, tnow = 0.0, x
+    for i in range(s.nb):
+        for j in range(s.nb):
+            s.t_pair[i * MAXB + j] = INFINITY
+    for i in range(s.nb):
+        _ball_entries(s, i, 0.0, &s.b[i])
+    for i in range(s.nb):
+        for j in range(i + 1, s.nb):
+            s.t_pair[i * MAXB + j] = _pair_time(s, i, &s.b[i], j, &s.b[j], 0.0)
+    while not s.log.failed:
+        t = INFINITY
+        kind = -1
+        bi = -1
+        bj = -1
+        for i in range(s.nb):
+            if s.t_trans[i] < t:
+                t = s.t_trans[i]
+                kind = 0
+                bi = i
+        for i in range(s.nb):
+            if s.t_pock[i] < t:
+                t = s.t_pock[i]
+                kind = 1
+                bi = i
+        for i in range(s.nb):
+            if s.t_cush[i] < t:
+                t = s.t_cush[i]
+                kind = 2
+                bi = i
+        for i in range(s.nb):
+            for j in range(i + 1, s.nb):
+                x = s.t_pair[i * MAXB + j]
+                if x < t:
+                    t = x
+                    kind = 3
+                    bi = i
+                    bj = j
+        if kind < 0:
+            return 0
+        if n >= s.max_events:
+            _stop_all(s, tnow)
+            _snapshot(s, tnow)
+            return 1
+        if t < tnow:      # never step back in time (a root a hair before "now")
+            t = tnow
+        if kind == 0:
+            _resolve_transition(s, bi, t)
+        elif kind == 1:
+            _resolve_pocket(s, bi, s.i_pock[bi], t)
+        elif kind == 2:
+            _resolve_cushion(s, bi, s.i_cush[bi], t)
+        else:
+            _resolve_pair(s, bi, bj, t)
+        _snapshot(s, t)
+        tnow = t
+        n += 1
+    return -1
+
+
+# ------------------------------------------------------------------------------------------
+# Python side
+
+cdef class TableGeometry:
+    """A table preset in C arrays (built once per :class:`~physics.table.Table`, then cached)."""
+
+    cdef Line* lines
+    cdef Circle* jaws
+    cdef Circle* pockets
+    cdef int nl, nj, npk
+    cdef Cloth cl
+    cdef double mass, e_b, e_c, f_c, h, cue_mass, cue_end_mass
+    cdef readonly object table
+    cdef readonly tuple cushion_names
+    cdef readonly tuple pocket_names
+    cdef readonly tuple pocket_centres
+
+    def __cinit__(self, table):
+        self.lines = NULL
+        self.jaws = NULL
+        self.pockets = NULL
+
+    def __init__(self, table):
+        cdef int k
+        cdef double dx, dy, n
+        self.table = table
+        self.nl = len(table.cushions)
+        self.nj = len(table.jaws)
+        self.npk = len(table.pockets)
+        self.lines = <Line*> malloc((self.nl + 1) * sizeof(Line))
+        self.jaws = <Circle*> malloc((self.nj + 1) * sizeof(Circle))
+        self.pockets = <Circle*> malloc((self.npk + 1) * sizeof(Circle))
+        if self.lines == NULL or self.jaws == NULL or self.pockets == NULL:
+            raise MemoryError()
+        names = []
+        for k, c in enumerate(table.cushions):
+            self.lines[k].x1, self.lines[k].y1 = c.p1
+            self.lines[k].x2, self.lines[k].y2 = c.p2
+            self.lines[k].nx, self.lines[k].ny = c.normal
+            dx = c.p2[0] - c.p1[0]
+            dy = c.p2[1] - c.p1[1]
+            n = sqrt(dx * dx + dy * dy)
+            self.lines[k].ux = dx / n
+            self.lines[k].uy = dy / n
+            self.lines[k].length = n
+            names.append(c.name)
+        for k, j in enumerate(table.jaws):
+            self.jaws[k].x, self.jaws[k].y = j.centre
+            self.jaws[k].r = j.radius
+            names.append(j.name)
+        for k, p in enumerate(table.pockets):
+            self.pockets[k].x, self.pockets[k].y = p.centre
+            self.pockets[k].r = p.radius
+        self.cushion_names = tuple(names)
+        self.pocket_names = tuple(p.name for p in table.pockets)
+        self.pocket_centres = tuple(tuple(p.centre) for p in table.pockets)
+        cloth = table.cloth
+        self.cl.R = table.ball.radius
+        self.cl.mu_s = cloth.mu_s
+        self.cl.mu_r = cloth.mu_r
+        self.cl.mu_sp = cloth.mu_sp
+        self.cl.g = cloth.g
+        self.mass = table.ball.mass
+        self.e_b = cloth.e_b
+        self.e_c = cloth.e_c
+        self.f_c = cloth.f_c
+        self.h = table.cushion_height
+        self.cue_mass = table.cue.mass
+        self.cue_end_mass = table.cue.end_mass
+
+    def __dealloc__(self):
+        free(self.lines)
+        free(self.jaws)
+        free(self.pockets)
+
+
+cdef object _ball_state(const BallS* b, list names):
+    return BallState(names[b.s], (b.rx, b.ry), (b.vx, b.vy), (b.wx, b.wy, b.wz))
+
+
+def run(TableGeometry g, list ids, list xs, list ys, list shots, int ball_model, int cushion_model,
+        int max_events, bint snapshots=False, int mathavan_steps=MATHAVAN_STEPS, double push_speed=PUSH_SPEED):
+    """Simulate one shot; arguments already validated by :func:`physics.simulate.simulate`.
+
+    ``ids``: ball ids in ascending order; ``xs``/``ys``: their centres (m); ``shots``: tuples
+    (ball index, V0 m/s, phi rad, theta rad, a, b). Returns a :class:`SimResult`, and with
+    ``snapshots`` also a list, per event, of {id: BallState} of every ball right after it.
+    """
+    cdef Sim* s = <Sim*> malloc(sizeof(Sim))
+    cdef int i, k, nb = len(ids), rc, e, n
+    cdef BallS* b
+    cdef EvRec* ev
+    cdef StRec* st
+    if s == NULL:
+        raise MemoryError()
+    try:
+        memset(s, 0, sizeof(Sim))
+        s.nb = nb
+        s.cl = g.cl
+        s.e_b = g.e_b
+        s.e_c = g.e_c
+        s.f_c = g.f_c
+        s.h = g.h
+        s.ball_model = ball_model
+        s.cushion_model = cushion_model
+        s.mathavan_steps = mathavan_steps
+        s.v_push = push_speed
+        s.nl = g.nl
+        s.nj = g.nj
+        s.npk = g.npk
+        s.lines = g.lines
+        s.jaws = g.jaws
+        s.pockets = g.pockets
+        s.max_events = max_events
+        s.log.want_snap = 1 if snapshots else 0
+        for i in range(nb):
+            b = &s.b[i]
+            b.rx = xs[i]
+            b.ry = ys[i]
+            b.s = STATIONARY
+            s.tref[i] = 0.0
+        for shot in shots:
+            i = shot[0]
+            strike(&s.b[i], shot[1], shot[2], shot[3], shot[4], shot[5], g.mass, g.cl.R, g.cue_mass, g.cue_end_mass)
+            classify(&s.b[i], &s.cl)
+            if _log_event(s, 0.0, EV_STRIKE, i, -1, -1) != 0:
+                raise MemoryError()
+            _log_state(s, i)
+            _snapshot(s, 0.0)
+        with nogil:
+            rc = _run(s)
+        if rc < 0 or s.log.failed:
+            raise MemoryError()
+        names = list(STATE_NAMES)
+        kinds = EVENT_KIND_NAMES
+        cushion_names = g.cushion_names
+        pocket_names = g.pocket_names
+        events = []
+        for e in range(s.log.nev):
+            ev = &s.log.ev[e]
+            states = {}
+            for k in range(ev.s0, ev.s0 + ev.ns):
+                st = &s.log.st[k]
+                states[ids[st.ball]] = _ball_state(&st.st, names)
+            if ev.kind == EV_CAP:
+                balls = tuple(states)
+            elif ev.b2 >= 0:
+                balls = (ids[ev.b1], ids[ev.b2])
+            else:
+                balls = (ids[ev.b1],)
+            events.append(Event(ev.t, kinds[ev.kind], balls,
+                                cushion_names[ev.obj] if ev.kind == EV_BALL_CUSHION else None,
+                                pocket_names[ev.obj] if ev.kind == EV_BALL_POCKET else None,
+                                states))
+        initial = {ids[i]: BallState("stationary", (xs[i], ys[i])) for i in range(nb)}
+        final = {ids[i]: _ball_state(&s.b[i], names) for i in range(nb)}
+        result = SimResult(g.table, initial, events, final, rc == 1)
+        if not snapshots:
+            return result
+        snaps = []
+        for e in range(s.log.nev):
+            snaps.append({ids[i]: _ball_state(&s.log.snap[e * MAXB + i], names) for i in range(nb)})
+        return result, snaps
+    finally:
+        free(s.log.ev)
+        free(s.log.st)
+        free(s.log.snap)
+        free(s)

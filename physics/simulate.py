@@ -1,0 +1,188 @@
+"""The shot simulator's Python API: :class:`Shot` and :func:`simulate`.
+
+``simulate`` validates its input, then hands the shot to the compiled event loop
+(:mod:`physics.engine`), which runs without the GIL and returns the event log as a
+:class:`~physics.events.SimResult`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Dict, Mapping, Optional, Sequence, Tuple, Union
+
+from physics import engine as _engine
+from physics.events import SimResult
+from physics.table import Table, get_table
+
+MAX_BALL_ID = 15
+V0_MAX = 10.0  # m/s, hardest stroke accepted (FastFiz's limit; a hard break is 8-10 m/s)
+THETA_MAX_DEG = 70.0  # deg, steepest cue elevation accepted (FastFiz's limit)
+MISCUE_LIMIT = 0.5  # tip offset beyond which a real stroke miscues, as a fraction of R
+OVERLAP_TOL = 1.0e-9  # m, overlap of two balls (or a ball and a cushion) accepted as touching
+
+CUSHION_MODELS = tuple(_engine.CUSHION_MODELS)
+BALL_MODELS = tuple(_engine.BALL_MODELS)
+
+
+@dataclass(frozen=True)
+class Shot:
+    """One cue stroke.
+
+    ``cue_ball``: id of the struck ball; ``phi_deg``: aim, degrees counter-clockwise from +x;
+    ``V0``: cue speed in m/s, in (0, 10]; ``a``: side offset of the tip contact (+ = right
+    english), ``b``: vertical offset (+ = follow), both fractions of the ball radius with
+    sqrt(a^2 + b^2) <= 0.5 (the miscue limit); ``theta_deg``: cue elevation in [0, 70] degrees.
+    """
+
+    cue_ball: int = 0
+    phi_deg: float = 0.0
+    V0: float = 1.0
+    a: float = 0.0
+    b: float = 0.0
+    theta_deg: float = 0.0
+
+
+def _finite(name: str, x, lo: float = -math.inf, hi: float = math.inf, what: str = "") -> float:
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name}: must be a number, got {x!r}") from None
+    if not math.isfinite(v) or not (lo <= v <= hi):
+        raise ValueError(f"{name}: must be finite{what}, got {x!r}")
+    return v
+
+
+def _ball_id(name: str, x) -> int:
+    if isinstance(x, bool) or not isinstance(x, int) or not (0 <= x <= MAX_BALL_ID):
+        raise ValueError(f"{name}: ball ids are integers 0..{MAX_BALL_ID}, got {x!r}")
+    return int(x)
+
+
+_GEOMETRY: Dict[int, "_engine.TableGeometry"] = {}
+
+
+def _geometry(table: Table) -> "_engine.TableGeometry":
+    g = _GEOMETRY.get(id(table))
+    if g is None or g.table is not table:
+        if len(_GEOMETRY) > 64:
+            _GEOMETRY.clear()
+        g = _engine.TableGeometry(table)
+        _GEOMETRY[id(table)] = g
+    return g
+
+
+def _check_layout(table: Table, ids, xs, ys) -> None:
+    R = table.R
+    tol = OVERLAP_TOL
+    for i, bid in enumerate(ids):
+        x, y = xs[i], ys[i]
+        if not (R - tol <= x <= table.length - R + tol and R - tol <= y <= table.width - R + tol):
+            raise ValueError(f"balls: ball {bid} at ({x!r}, {y!r}) is not on the bed (centre must be R from every cushion nose)")
+        for p in table.pockets:
+            if math.hypot(x - p.centre[0], y - p.centre[1]) < p.radius:
+                raise ValueError(f"balls: ball {bid} at ({x!r}, {y!r}) is inside pocket {p.name}")
+        for j in table.jaws:
+            if math.hypot(x - j.centre[0], y - j.centre[1]) < j.radius + R - tol:
+                raise ValueError(f"balls: ball {bid} at ({x!r}, {y!r}) overlaps the pocket jaw {j.name}")
+        for k in range(i):
+            d = math.hypot(x - xs[k], y - ys[k])
+            if d < 2.0 * R - tol:
+                raise ValueError(f"balls: balls {ids[k]} and {bid} overlap (centres {d:.6g} m apart, need {2 * R:.6g})")
+
+
+def simulate(
+    table: Union[Table, str],
+    balls: Mapping[int, Tuple[float, float]],
+    shot: Union[Shot, Sequence[Shot]],
+    *,
+    cushion_model: Optional[str] = None,
+    ball_model: str = "frictional_inelastic",
+    max_events: int = 5000,
+) -> SimResult:
+    """Simulate one stroke and return its event log.
+
+    ``table``: a :class:`~physics.table.Table` or a preset name (``pool-9ft``, ``pool-8ft``,
+    ``pool-7ft``, ``carom``). ``balls``: ball id (int 0..15) -> centre (x, y) in metres of every
+    ball on the bed, all at rest; touching is allowed, overlapping (by more than 1 nm) is not.
+    ``shot``: a :class:`Shot`, or a sequence of shots on distinct cue balls, all struck at
+    t = 0 (the lag). ``cushion_model``: ``han_2005`` or ``mathavan_2010`` (None: the table's
+    ``default_cushion_model``). ``ball_model``: ``frictional_inelastic`` (default, with throw)
+    or ``frictionless_elastic``. ``max_events``: hard cap on events after the strike; when it is
+    reached every ball stops where it is and the last event is ``event_cap``.
+
+    Returns a :class:`~physics.events.SimResult` (see physics/events.py for the event kinds).
+    Pure and deterministic: the same input gives a bit-identical log.
+
+    Raises ``ValueError`` whose message starts with the offending field: ``table`` (unknown
+    preset), ``balls`` (not a mapping of id -> (x, y), a ball off the bed, in a pocket or on a
+    jaw, two balls overlapping), ``shot``/``cue_ball`` (not a Shot, unknown cue ball, the same
+    cue ball twice), ``V0`` (not finite or outside (0, 10] m/s), ``phi_deg`` (not finite),
+    ``a``/``b`` (not finite, or sqrt(a^2 + b^2) > 0.5: miscue), ``theta_deg`` (outside
+    [0, 70]), ``cushion_model``/``ball_model`` (unknown name), ``max_events`` (not an int >= 1).
+    Sources and models: physics/README.md.
+    """
+    return _engine.run(*_prepare(table, balls, shot, cushion_model, ball_model, max_events))
+
+
+def simulate_with_snapshots(table, balls, shot, **kw):
+    """:func:`simulate`, plus the core's own state of every ball right after each event.
+
+    Returns ``(result, snapshots)`` where ``snapshots[k]`` maps ball id -> BallState after
+    ``result.events[k]`` (for tests of the log's replay; slower than :func:`simulate`).
+    """
+    args = _prepare(table, balls, shot, kw.get("cushion_model"), kw.get("ball_model", "frictional_inelastic"), kw.get("max_events", 5000))
+    return _engine.run(*args, snapshots=True)
+
+
+def _prepare(table, balls, shot, cushion_model, ball_model, max_events):
+    """Validate the arguments of :func:`simulate`; return the positional arguments of ``engine.run``."""
+    if not isinstance(table, Table):
+        table = get_table(table)
+    if cushion_model is None:
+        cushion_model = table.default_cushion_model
+    if cushion_model not in _engine.CUSHION_MODELS:
+        raise ValueError(f"cushion_model: unknown model {cushion_model!r}; expected one of {list(CUSHION_MODELS)}")
+    if ball_model not in _engine.BALL_MODELS:
+        raise ValueError(f"ball_model: unknown model {ball_model!r}; expected one of {list(BALL_MODELS)}")
+    if isinstance(max_events, bool) or not isinstance(max_events, int) or max_events < 1:
+        raise ValueError(f"max_events: must be an int >= 1, got {max_events!r}")
+    if not isinstance(balls, Mapping) or not balls:
+        raise ValueError("balls: must be a non-empty mapping of ball id -> (x, y)")
+    ids = sorted(_ball_id("balls", k) for k in balls)
+    xs, ys = [], []
+    for bid in ids:
+        pos = balls[bid]
+        try:
+            x, y = pos
+        except (TypeError, ValueError):
+            raise ValueError(f"balls: ball {bid} needs a position (x, y), got {pos!r}") from None
+        xs.append(_finite("balls", x, what=f" (ball {bid} x)"))
+        ys.append(_finite("balls", y, what=f" (ball {bid} y)"))
+    _check_layout(table, ids, xs, ys)
+    shots = [shot] if isinstance(shot, Shot) else shot
+    if isinstance(shots, (str, bytes)) or not isinstance(shots, Sequence) or not shots:
+        raise ValueError(f"shot: must be a Shot or a non-empty sequence of Shots, got {shot!r}")
+    index = {bid: i for i, bid in enumerate(ids)}
+    strikes = []
+    seen = set()
+    for s in shots:
+        if not isinstance(s, Shot):
+            raise ValueError(f"shot: must be a Shot, got {s!r}")
+        cue = _ball_id("cue_ball", s.cue_ball)
+        if cue not in index:
+            raise ValueError(f"cue_ball: ball {cue} is not on the table")
+        if cue in seen:
+            raise ValueError(f"cue_ball: ball {cue} is struck twice")
+        seen.add(cue)
+        V0 = _finite("V0", s.V0, what=" and in (0, 10] m/s")
+        if not (0.0 < V0 <= V0_MAX):
+            raise ValueError(f"V0: must be finite and in (0, 10] m/s, got {s.V0!r}")
+        phi = _finite("phi_deg", s.phi_deg)
+        a = _finite("a", s.a, what=" (fraction of R)")
+        b = _finite("b", s.b, what=" (fraction of R)")
+        if math.hypot(a, b) > MISCUE_LIMIT:
+            raise ValueError(f"a: tip offset sqrt(a^2 + b^2) = {math.hypot(a, b):.6g} exceeds the miscue limit {MISCUE_LIMIT}")
+        theta = _finite("theta_deg", s.theta_deg, 0.0, THETA_MAX_DEG, " and in [0, 70] degrees")
+        strikes.append((index[cue], V0, math.radians(phi), math.radians(theta), a, b))
+    return (_geometry(table), ids, xs, ys, strikes, _engine.BALL_MODELS[ball_model], _engine.CUSHION_MODELS[cushion_model], max_events)
