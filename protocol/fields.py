@@ -49,7 +49,7 @@ class Num:
     def __call__(self, v: Any, path: str) -> float:
         if isinstance(v, bool) or not isinstance(v, (int, float)):
             raise bad(path, f"must be a number, got {type(v).__name__}")
-        f = float(v) if not isinstance(v, int) or abs(v) < 2**63 else math.inf
+        f = float(v)  # msgpack integers fit in 64 bits: always a finite float
         if not math.isfinite(f):
             raise bad(path, f"must be finite, got {v!r}")
         below = f <= self.lo if self.lo_open else f < self.lo
@@ -139,11 +139,13 @@ class Struct:
         self.fields = fields
 
     def __call__(self, v: Any, path: str) -> Dict[str, Any]:
-        check_map(v, path, len(self.fields))
+        if not isinstance(v, dict):
+            raise bad(path, f"must be a map, got {type(v).__name__}")
         out: Dict[str, Any] = {}
-        for k in v:
+        for k in v:  # only known keys pass, so the map's size is bounded too
             if k not in self.fields:
-                raise ProtocolError(ErrorCode.UNKNOWN_FIELD, f"{path}.{k}: unknown field", field=f"{path}.{k}")
+                name = k if isinstance(k, str) and len(k) <= 32 else "<key>"
+                raise ProtocolError(ErrorCode.UNKNOWN_FIELD, f"{path}.{name}: unknown field", field=f"{path}.{name}")
         for name, (chk, required) in self.fields.items():
             sub = f"{path}.{name}"
             if name not in v:

@@ -55,6 +55,7 @@ class Server:
         self._embedded: Any = None
         self._stop = asyncio.Event()
         self._tasks: List[asyncio.Task] = []
+        self._bg: Set[asyncio.Task] = set()
         self._last_refresh = 0.0
 
     # ----- lifecycle ------------------------------------------------------------------------
@@ -104,7 +105,7 @@ class Server:
                 log.exception("could not restore a table")
                 continue
             self.tables[actor.id] = actor
-            actor.start()
+            actor.start(restored=True)
 
     async def stop(self, reason: str = "restart") -> None:
         """Graceful shutdown: stop accepting, persist every table, tell clients (``shutdown``), close with 1012."""
@@ -160,7 +161,13 @@ class Server:
                     pass
 
     def on_greeted(self, session: Session) -> None:
-        session.defer(self._presence(session.player))
+        self._background(self._presence(session.player))
+
+    def _background(self, coro) -> None:
+        """Run a fire-and-forget coroutine, keeping a reference until it ends."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self._bg.add(task)
+        task.add_done_callback(self._bg.discard)
 
     async def _presence(self, player: str) -> None:
         try:

@@ -46,6 +46,19 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def lag_cue_ball(seat: int, lag_balls: Dict[str, Any], layout: Dict[int, Any]) -> int:
+    """The ball ``seat`` strikes in the lag: ``legal.shoot.lag_balls`` maps each seat (str) to its ball id or its
+    ball's start position (both forms exist among the referees); seat s lags ball s otherwise."""
+    v = lag_balls.get(str(seat))
+    if isinstance(v, int):
+        return v
+    if isinstance(v, (list, tuple)) and len(v) == 2:
+        for b, p in layout.items():
+            if abs(p[0] - v[0]) < 1e-9 and abs(p[1] - v[1]) < 1e-9:
+                return b
+    return seat
+
+
 class Seat:
     """A seat: the player, the hash of its resume token, the bound connection and the sequence numbers."""
 
@@ -136,9 +149,12 @@ class TableActor:
         }
 
     # ----- the actor loop --------------------------------------------------------------------
-    def start(self) -> None:
+    def start(self, restored: bool = False) -> None:
+        """Run the actor. A restored table starts its idle timer at once (its players must come back);
+        a new one waits for its creator's join or watch, already queued."""
         self.task = asyncio.get_running_loop().create_task(self._run(), name=f"table-{self.id}")
-        self._check_idle()
+        if restored:
+            self._check_idle()
         self._arm_clock()
 
     def submit(self, session: "Session", msg: I.Inbound) -> bool:
@@ -522,7 +538,7 @@ class TableActor:
         legal = self.game.legal_actions()
         shoot = legal.get("shoot") or {}
         if shoot.get("lag"):
-            await self._lag_shot(session, msg, seat)
+            await self._lag_shot(session, msg, seat, shoot.get("lag_balls") or {})
             return
         try:
             layout = self.game.prepare_shot(seat, msg.call, msg.cue_ball)
@@ -549,16 +565,16 @@ class TableActor:
         log_map = protocol.encode_log(sim, *self._ids)
         record = {"player": seat, "seq": msg.seq, "call": msg.call, "cue_ball_position": shot["cue_ball"],
                   "stroke": msg.stroke, "log": log_map, "ts": time.time()}
-        await self._stroke([shot], log_map, ruling, record, [seat])
+        await self._stroke([shot], log_map, ruling, record)
 
-    async def _lag_shot(self, session: "Session", msg: I.Shot, seat: int) -> None:
+    async def _lag_shot(self, session: "Session", msg: I.Shot, seat: int, lag_balls: Dict[str, Any]) -> None:
         """Disciplines with a simulated lag: keep each player's blind lag stroke; simulate both together."""
         if seat in self.lag:
             session.error(ErrorCode.ILLEGAL_ACTION, "lag: already played; waiting for the opponent's", None, "shot",
                           table=self.id, seq=msg.seq, rule="lag_pending")
             return
         try:
-            self.game.prepare_shot(seat, None, None)
+            layout = self.game.prepare_shot(seat, None, None)
         except IllegalAction as exc:
             self._illegal(session, exc, msg)
             return
@@ -569,25 +585,23 @@ class TableActor:
             return
         from physics import Shot, simulate
 
-        layout = self.game.lag_layout()
-        cue = self.game.lag_cue_balls()
+        shots = [Shot(cue_ball=lag_cue_ball(s, lag_balls, layout), **self.lag[s]["stroke"]) for s in (0, 1)]
         t0 = time.perf_counter()
-        sim = simulate(self.game.table, layout, [Shot(cue_ball=cue[s], **self.lag[s]["stroke"]) for s in (0, 1)])
+        sim = simulate(self.game.table, layout, shots)
         t1 = time.perf_counter()
         ruling = self.game.apply_lag(sim)
         t2 = time.perf_counter()
         self.metrics.shot_latency.observe(t1 - t0, "simulate")
         self.metrics.shot_latency.observe(t2 - t1, "referee")
-        shots = [{"seat": s, "seq": self.lag[s]["seq"], "stroke": self.lag[s]["stroke"], "call": None, "cue_ball": None}
-                 for s in (0, 1)]
+        played = [{"seat": s, "seq": self.lag[s]["seq"], "stroke": self.lag[s]["stroke"], "call": None, "cue_ball": None}
+                  for s in (0, 1)]
         log_map = protocol.encode_log(sim, *self._ids)
         record = {"lag": True, "player": None, "strokes": [self.lag[s]["stroke"] for s in (0, 1)], "log": log_map,
                   "ts": time.time()}
         self.lag = {}
-        await self._stroke(shots, log_map, ruling, record, [0, 1])
+        await self._stroke(played, log_map, ruling, record)
 
-    async def _stroke(self, shots: List[Dict[str, Any]], log_map: Dict[str, Any], ruling: Any, record: Dict[str, Any],
-                      seats: List[int]) -> None:
+    async def _stroke(self, shots: List[Dict[str, Any]], log_map: Dict[str, Any], ruling: Any, record: Dict[str, Any]) -> None:
         self.rematch_offers = [False, False]
         v = self._next_v()
         for sh in shots:
