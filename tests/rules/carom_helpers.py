@@ -21,7 +21,7 @@ import re
 from typing import Dict, Mapping, Optional, Sequence, Tuple, Union
 
 from physics.table import get_table
-from tests.rules.logs import rest_layout, stroke_log
+from logs import rest_layout, stroke_log
 
 NAMES = {"W": 0, "Y": 1, "RD": 2}
 TABLE = get_table("carom")
@@ -61,7 +61,14 @@ def carom_log(layout: Mapping[int, Tuple[float, float]], script: Union[str, Sequ
     ``cue`` is the struck ball (default: the mover of the first step).
     """
     if isinstance(script, str):
-        script = [s.strip() for s in script.split(";") if s.strip()]
+        script = [script]
+    items = []
+    for item in script:
+        if isinstance(item, str):
+            items.extend(s.strip() for s in item.split(";") if s.strip())
+        else:
+            items.append(item)
+    script = items
     pos: Dict[int, Tuple[float, float]] = {int(b): (float(p[0]), float(p[1])) for b, p in layout.items()}
     steps = []
     last_contact: Dict[int, tuple] = {}
