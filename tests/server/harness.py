@@ -1,0 +1,133 @@
+"""Helpers of the server tests: a scripted protocol client and small waits (fixtures are in conftest.py)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Dict, List, Optional
+
+from websockets.asyncio.client import connect as ws_connect
+from websockets.exceptions import ConnectionClosed
+
+import protocol
+from protocol import inbound as I
+from server.app import Server
+from server.metrics import parse_text
+
+STROKE = {"phi_deg": 0.0, "V0": 1.5, "a": 0.0, "b": 0.0, "theta_deg": 0.0}
+
+
+class Client:
+    """A scripted WebSocket client speaking the protocol through :mod:`protocol` (as bots do)."""
+
+    def __init__(self, ws, name: str):
+        self.ws, self.name = ws, name
+        self.spectator_counts: List[int] = []  # unversioned ``spectators`` messages, kept aside
+        self.welcome: Dict[str, Any] = {}
+        self.raw: List[bytes] = []  # every binary message received, in order
+
+    @classmethod
+    async def open(cls, srv: Server, name: str = "ann", hello: bool = True, **kw) -> "Client":
+        ws = await ws_connect(f"ws://127.0.0.1:{srv.port}/ws", compression=None, max_size=None, **kw)
+        c = cls(ws, name)
+        if hello:
+            await c.send(I.Hello(protocol=protocol.PROTOCOL_VERSION, name=name))
+            c.welcome = await c.expect("welcome")
+        return c
+
+    async def send(self, msg: Any) -> None:
+        if isinstance(msg, I.Inbound):
+            await self.ws.send(protocol.encode_client(msg))
+        elif isinstance(msg, dict):
+            await self.ws.send(protocol.encode(msg))
+        else:
+            await self.ws.send(msg)
+
+    async def recv_bytes(self, timeout: float = 15.0) -> bytes:
+        while True:
+            data = await asyncio.wait_for(self.ws.recv(), timeout)
+            msg = protocol.decode_server(data)
+            if msg["type"] == "spectators":
+                self.spectator_counts.append(msg["count"])
+                continue
+            self.raw.append(data)
+            return data
+
+    async def recv(self, timeout: float = 15.0) -> Dict[str, Any]:
+        return protocol.decode_server(await self.recv_bytes(timeout))
+
+    async def expect(self, type_: str, timeout: float = 15.0, **fields) -> Dict[str, Any]:
+        msg = await self.recv(timeout)
+        assert msg["type"] == type_, f"{self.name}: expected {type_}, got {msg}"
+        for k, v in fields.items():
+            assert msg.get(k) == v, f"{self.name}: {k}={msg.get(k)!r}, expected {v!r} in {msg}"
+        return msg
+
+    async def silent(self, seconds: float = 0.3) -> None:
+        """Assert that nothing (but spectator counts) arrives for ``seconds``."""
+        try:
+            msg = await self.recv(seconds)
+        except asyncio.TimeoutError:
+            return
+        raise AssertionError(f"{self.name}: unexpected {msg}")
+
+    async def closed(self, timeout: float = 15.0) -> int:
+        """Wait for the server to close the connection; returns the close code."""
+        try:
+            while True:
+                await asyncio.wait_for(self.ws.recv(), timeout)
+        except ConnectionClosed:
+            pass
+        await self.ws.wait_closed()
+        return self.ws.close_code
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+
+async def open_client(srv: Server, name: str = "ann", **kw) -> Client:
+    return await Client.open(srv, name, **kw)
+
+
+async def table_with_two(srv: Server, discipline: str = "straight_pool", config: Optional[dict] = None, **create):
+    """Two seated players: returns (a, b, table id, token a, token b), all join traffic consumed."""
+    a = await open_client(srv, "ann")
+    b = await open_client(srv, "bob")
+    await a.send(I.CreateTable(discipline=discipline, config=config or {}, **create))
+    sa = await a.expect("seated", seat=0)
+    await a.expect("table_snapshot")
+    await a.expect("seats", v=1)
+    await b.send(I.Join(table=sa["table"]))
+    sb = await b.expect("seated", seat=1)
+    await b.expect("table_snapshot", v=1)
+    await b.expect("seats", v=2)
+    await a.expect("seats", v=2)
+    return a, b, sa["table"], sa["token"], sb["token"]
+
+
+def metrics(srv: Server) -> Dict[str, float]:
+    return parse_text(srv.render_metrics())
+
+
+async def wait_for(pred, timeout: float = 15.0, step: float = 0.02):
+    """Poll ``pred`` (sync) until true; fail after ``timeout`` seconds."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not pred():
+        if loop.time() > end:
+            raise AssertionError("condition not reached in time")
+        await asyncio.sleep(step)
+
+
+def any_action(state: Dict[str, Any], table: str, token: str, seq: int) -> I.Inbound:
+    """A legal action for the player to act in ``state`` (a message's ``state``): a soft safety stroke
+    when shooting is allowed, else the first decision on offer with its first argument."""
+    legal = state["legal"]
+    shoot = legal.get("shoot")
+    if shoot:
+        call = {"safety": True} if shoot["call"] == "required" else None
+        cue = None
+        if shoot.get("in_hand"):
+            cue = (0.3, 0.6) if shoot["in_hand"]["region"] == "kitchen" else (0.5, 0.5)
+        return I.Shot(table=table, token=token, seq=seq, stroke=dict(STROKE, phi_deg=90.0, V0=0.8), call=call, cue_ball=cue)
+    d = legal["decisions"][0]
+    return I.Decision(table=table, token=token, seq=seq, name=d["name"], arg=d["args"][0] if d["args"] else None)
