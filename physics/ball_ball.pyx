@@ -18,16 +18,15 @@ speed-dependent friction; same model as pooltool's ``frictional_inelastic``):
 Neither model acts on a pair that is not closing (zero or negative closing speed).
 
 ``slow_push`` (ours; the Newton's-cradle safeguard of spec section 2.6): when a ball catches another
-at a closing speed below ``v_push``, the contact is a push, not an impact: friction with the
-cloth drives the pair to roll together along the line of centres. During a push the cloth
-friction acts at each ball's cloth contact point and the two contact forces between the balls
-are equal, opposite and at the same height, so the pair's angular momentum about their cloth
-contact points, sum over both balls of (2/5) m R w_m + m v_n (components along n and along
-m = z x n), is conserved. The push ends with both rolling at
-    v_f = (5 / 14) (v_an + v_bn + (2/5) R (w_am + w_bm)),
-which is the state of least kinetic energy with that angular momentum, so a push never adds
-energy. Components across the line of centres and w_n, w_z are unchanged. Applied at once, it
-replaces the cascade of ever smaller impacts (thousands of events in pooltool 0.6.0) by one.
+at a closing speed below ``v_push`` (or the pair touches without closing), the contact is a
+push, not an impact: the balls stay pressed together and the contact forces equalise their
+motion. It is resolved at once by giving both balls the mean of their velocities and of their
+spins. This conserves linear momentum and the pair's angular momentum about their cloth contact
+points (the contact forces are equal, opposite and at the same height), never adds energy (the
+mean state has the least kinetic energy with that momentum), and leaves the two balls moving in
+lockstep, so they never touch again unless something else hits one of them; cloth friction then
+takes both to the same rolling speed, as a real push does. It replaces the cascade of ever
+smaller impacts that made pooltool 0.6.0 take thousands of events (PR #257).
 """
 
 from libc.math cimport sqrt, exp
@@ -116,30 +115,46 @@ cdef void frictionless_elastic(BallS* a, BallS* b) noexcept nogil:
 
 
 cdef bint slow_push(BallS* a, BallS* b, double R, double v_push) noexcept nogil:
-    """Resolve a slow contact (closing speed in (0, v_push)) as a push; False if it is not slow."""
+    """Resolve a slow contact (closing speed below v_push) as a push; False if it is not slow."""
     cdef double dx = b.rx - a.rx
     cdef double dy = b.ry - a.ry
     cdef double d = sqrt(dx * dx + dy * dy)
-    cdef double nx, ny, mx, my, van, vbn, wam, wbm, vf
+    cdef double nx, ny
     if d == 0.0:
         return False
     nx = dx / d
     ny = dy / d
-    van = a.vx * nx + a.vy * ny
-    vbn = b.vx * nx + b.vy * ny
-    if not (van - vbn < v_push):
+    if not ((a.vx - b.vx) * nx + (a.vy - b.vy) * ny < v_push):
         return False
-    mx = -ny
-    my = nx
-    wam = a.wx * mx + a.wy * my
-    wbm = b.wx * mx + b.wy * my
-    vf = (5.0 / 14.0) * (van + vbn + 0.4 * R * (wam + wbm))
-    a.vx += (vf - van) * nx
-    a.vy += (vf - van) * ny
-    b.vx += (vf - vbn) * nx
-    b.vy += (vf - vbn) * ny
-    a.wx += (vf / R - wam) * mx
-    a.wy += (vf / R - wam) * my
-    b.wx += (vf / R - wbm) * mx
-    b.wy += (vf / R - wbm) * my
+    a.vx = b.vx = 0.5 * (a.vx + b.vx)
+    a.vy = b.vy = 0.5 * (a.vy + b.vy)
+    a.wx = b.wx = 0.5 * (a.wx + b.wx)
+    a.wy = b.wy = 0.5 * (a.wy + b.wy)
+    a.wz = b.wz = 0.5 * (a.wz + b.wz)
     return True
+
+
+def resolve(model, ra, va, wa, rb, vb, wb, double R, double e=0.95, double v_push=0.0):
+    """Python access (tests): post-collision ``((va, wa), (vb, wb))`` of two touching balls.
+
+    ``model``: ``frictional_inelastic`` or ``frictionless_elastic``; positions (x, y) m,
+    velocities (vx, vy) m/s, spins (wx, wy, wz) rad/s; ``v_push`` > 0 enables
+    :func:`slow_push` below that closing speed (the simulator uses physics.engine.PUSH_SPEED).
+    """
+    cdef BallS a, b
+    a.rx, a.ry = ra
+    a.vx, a.vy = va
+    a.wx, a.wy, a.wz = wa
+    b.rx, b.ry = rb
+    b.vx, b.vy = vb
+    b.wx, b.wy, b.wz = wb
+    a.s = 2
+    b.s = 2
+    if model == "frictional_inelastic":
+        if not slow_push(&a, &b, R, v_push):
+            frictional_inelastic(&a, &b, R, e)
+    elif model == "frictionless_elastic":
+        frictionless_elastic(&a, &b)
+    else:
+        raise ValueError(f"model: unknown ball-ball model {model!r}")
+    return ((a.vx, a.vy), (a.wx, a.wy, a.wz)), ((b.vx, b.vy), (b.wx, b.wy, b.wz))

@@ -67,6 +67,7 @@ SPACER = 1.0e-6                 # m, gap set after every contact (spec 2.6)
 PUSH_SPEED = 0.005              # m/s, ball-ball closing speed below which a contact is a push
 MATHAVAN_STEPS = 24             # compression steps of the Mathavan 2010 integration
 cdef double _SPACER = 1.0e-6
+cdef double _CLUSTER_GAP = 2.0e-6  # m, gap up to which balls count as pressed together in a push
 cdef double _MAX_WINDOW = 1.0e4  # s, bound on any detection window (all states end sooner)
 
 
@@ -112,6 +113,7 @@ cdef struct Sim:
     const Circle* jaws
     const Circle* pockets
     int max_events
+    int log_first, log_second
     Log log
 
 
@@ -362,6 +364,89 @@ cdef double _room(const Sim* s, int x, const BallS* bx, int other, double ux, do
     return room
 
 
+cdef bint _cluster_push(Sim* s, int i, int j, BallS* a, BallS* b, double t, double v_push) noexcept nogil:
+    """A slow contact of i and j pushes the whole cluster pressed together with them.
+
+    The cluster: i, j and, transitively, every ball touching a member (gap <= CLUSTER_GAP) with
+    a normal relative speed below ``v_push``. All get the mean velocity and spin (the push rule
+    of physics.ball_ball.slow_push, extended to the balls the push presses on), so the cluster
+    moves in lockstep. Returns False (and does nothing) if the contact is not slow.
+    """
+    cdef BallS st[MAXB]
+    cdef bint inside[MAXB]
+    cdef int queue[MAXB]
+    cdef int head = 0, tail = 0, k, m, n
+    cdef double dx, dy, d, rel, vx = 0.0, vy = 0.0, wx = 0.0, wy = 0.0, wz = 0.0
+    cdef double reach2 = 2.0 * s.cl.R + _CLUSTER_GAP
+    dx = b.rx - a.rx
+    dy = b.ry - a.ry
+    d = sqrt(dx * dx + dy * dy)
+    if d == 0.0 or not ((a.vx - b.vx) * dx + (a.vy - b.vy) * dy < v_push * d):
+        return False
+    for k in range(s.nb):
+        inside[k] = False
+    st[i] = a[0]
+    st[j] = b[0]
+    inside[i] = True
+    inside[j] = True
+    queue[tail] = i
+    tail += 1
+    queue[tail] = j
+    tail += 1
+    while head < tail:
+        m = queue[head]
+        head += 1
+        for k in range(s.nb):
+            if inside[k] or s.b[k].s == POCKETED:
+                continue
+            _at(s, k, t, &st[k])
+            dx = st[k].rx - st[m].rx
+            dy = st[k].ry - st[m].ry
+            d = sqrt(dx * dx + dy * dy)
+            if d > reach2 or d == 0.0:
+                continue
+            rel = ((st[m].vx - st[k].vx) * dx + (st[m].vy - st[k].vy) * dy) / d
+            if rel < v_push and rel > -v_push:
+                inside[k] = True
+                queue[tail] = k
+                tail += 1
+    for n in range(tail):
+        m = queue[n]
+        vx += st[m].vx
+        vy += st[m].vy
+        wx += st[m].wx
+        wy += st[m].wy
+        wz += st[m].wz
+    vx /= tail
+    vy /= tail
+    wx /= tail
+    wy /= tail
+    wz /= tail
+    for n in range(tail):
+        m = queue[n]
+        st[m].vx = vx
+        st[m].vy = vy
+        st[m].wx = wx
+        st[m].wy = wy
+        st[m].wz = wz
+        if st[m].s != POCKETED:
+            st[m].s = SLIDING
+        classify(&st[m], &s.cl)
+        _set(s, m, t, &st[m])
+    a[0] = st[i]
+    b[0] = st[j]
+    if _log_event(s, t, EV_BALL_BALL, s.log_first, s.log_second, -1) == 0:
+        _log_state(s, s.log_first)
+        _log_state(s, s.log_second)
+        for n in range(tail):
+            m = queue[n]
+            if m != i and m != j:
+                _log_state(s, m)
+    for n in range(tail):
+        _recompute(s, queue[n], t)
+    return True
+
+
 cdef void _resolve_pair(Sim* s, int i, int j, double t) noexcept nogil:
     cdef BallS a, b
     cdef double dx, dy, d, push, nx, ny, van, vbn, pa, pb, da, db
@@ -382,11 +467,17 @@ cdef void _resolve_pair(Sim* s, int i, int j, double t) noexcept nogil:
     else:
         first = i
         second = j
+    s.log_first = first
+    s.log_second = second
     if s.ball_model == FRICTIONAL_INELASTIC:
-        if not slow_push(&a, &b, s.cl.R, s.v_push):
-            frictional_inelastic(&a, &b, s.cl.R, s.e_b)
+        if _cluster_push(s, i, j, &a, &b, t, s.v_push):
+            return
+        frictional_inelastic(&a, &b, s.cl.R, s.e_b)
     else:
-        frictionless_elastic(&a, &b)
+        # an ideal elastic pair touching without closing: the same lockstep rule (no impulse
+        # could ever part them, and the contact would repeat at this instant)
+        if not slow_push(&a, &b, s.cl.R, 0.0):
+            frictionless_elastic(&a, &b)
     push = 2.0 * s.cl.R + _SPACER - d
     if push > 0.0 and d > 0.0:
         # half each, or what the neighbours leave room for (the other ball takes the rest)

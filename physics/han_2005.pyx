@@ -64,3 +64,19 @@ cdef void han_2005(BallS* b, double ox, double oy, double R, double h, double e,
     b.wx = wx * ox + wy * yx
     b.wy = wx * oy + wy * yy
     b.wz = wz
+
+
+def resolve(v, w, normal, double R, double h, double e, double mu):
+    """Python access (tests, validation): post-impact ``(v, w)`` of a ball hitting a cushion.
+
+    ``v`` (vx, vy) m/s, ``w`` (wx, wy, wz) rad/s, ``normal`` the unit normal from the ball
+    toward the cushion; R, h in m; e restitution; mu ball-cushion friction.
+    """
+    cdef BallS b
+    b.rx = 0.0
+    b.ry = 0.0
+    b.vx, b.vy = v
+    b.wx, b.wy, b.wz = w
+    b.s = 2
+    han_2005(&b, normal[0], normal[1], R, h, e, mu)
+    return (b.vx, b.vy), (b.wx, b.wy, b.wz)

@@ -124,3 +124,20 @@ cdef void mathavan_2010(BallS* b, double ox, double oy, double R, double h, doub
     b.wx = X[2] * xx + X[3] * ox
     b.wy = X[2] * xy + X[3] * oy
     b.wz = X[4]
+
+
+def resolve(v, w, normal, double R, double h, double e, double mu_w, double mu_s, int steps=24):
+    """Python access (tests, validation): post-impact ``(v, w)`` of a ball hitting a cushion.
+
+    ``v`` (vx, vy) m/s, ``w`` (wx, wy, wz) rad/s, ``normal`` the unit normal from the ball
+    toward the cushion; R, h in m; e restitution; mu_w ball-cushion and mu_s ball-cloth
+    friction; ``steps`` compression steps of the integration.
+    """
+    cdef BallS b
+    b.rx = 0.0
+    b.ry = 0.0
+    b.vx, b.vy = v
+    b.wx, b.wy, b.wz = w
+    b.s = 2
+    mathavan_2010(&b, normal[0], normal[1], R, h, e, mu_w, mu_s, steps)
+    return (b.vx, b.vy), (b.wx, b.wy, b.wz)
