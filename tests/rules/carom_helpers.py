@@ -10,8 +10,8 @@ given at their events). Notation, steps separated by ``;``:
 - ``@t`` after a step gives its time in seconds (``W|T@0.80``), otherwise 0.1 s steps.
 
 Ball names W (0), Y (1), RD (2). Raw ``stroke_log`` tuples may be mixed in. At the end every
-ball that moved comes to rest 0.1 m away from its last contact (so it touches nothing), unless
-``final`` says where.
+ball that moved comes to rest 0.1 m away from its last contact and at least 5 cm from every
+cushion (so it touches nothing), unless ``final`` says where.
 """
 
 from __future__ import annotations
@@ -141,6 +141,9 @@ def carom_log(layout: Mapping[int, Tuple[float, float]], script: Union[str, Sequ
             elif lc[0] == "cushion":
                 n = _INWARD[lc[1]]
                 rest[b] = (p[0] + 0.1 * n[0], p[1] + 0.1 * n[1])
+            if b in rest:  # clear of every cushion too (a corner leaves a ball against the other cushion)
+                m = R + 0.05
+                rest[b] = (min(max(rest[b][0], m), L - m), min(max(rest[b][1], m), W_ - m))
     return stroke_log(TABLE, layout, steps, final=rest or None, dt=dt)
 
 
