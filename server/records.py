@@ -4,7 +4,7 @@ Stored per action (msgpack, ``P record:<table>:<game>`` hash, index -> entry): a
 ``{"player", "seq", "call", "cue_ball_position", "stroke", "log", "ts"}`` (``log`` is the wire event
 log of :mod:`protocol.eventlog`), a lag ``{"lag": true, "strokes", "log"}``, a decision
 ``{"player", "seq", "decision": {"name", "arg"}}``, a time-out ``{"player", "timeout": true}`` or a
-forfeit ``{"player", "forfeit": reason}``.
+forfeit ``{"player", "forfeit": reason}``; each also keeps ``ruling`` (the ruling given) and ``ts``.
 
 Exported (``GET /records/<table>.json``)::
 
@@ -55,6 +55,8 @@ def export(meta: Mapping[str, Any], entries: List[Mapping[str, Any]]) -> Dict[st
             out["forfeit"] = e["forfeit"]
         if "log" in e:
             out["sim"] = sim_json(e["log"])
+        if "ruling" in e:
+            out["ruling"] = e["ruling"]  # the ruling given at the time: the replay reports any difference
         strokes.append(out)
     return {
         "discipline": meta["discipline"],

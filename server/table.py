@@ -608,7 +608,9 @@ class TableActor:
             s = self.seats[sh["seat"]]
             s.last_seq, s.last_v = sh["seq"], v
         self._arm_clock()
-        message = O.stroke(self.id, v, time.time(), game=self.game_no, shots=shots, log=log_map, ruling=ruling.to_dict(),
+        rd = ruling.to_dict()
+        record["ruling"] = rd
+        message = O.stroke(self.id, v, time.time(), game=self.game_no, shots=shots, log=log_map, ruling=rd,
                            state=self.state_view(), clock=self.clock)
         self.metrics.strokes.inc()
         await self._commit(message, record, meta=self.game.over, timings=[])
@@ -621,9 +623,10 @@ class TableActor:
         if seq is not None and seat is not None:
             self.seats[seat].last_seq, self.seats[seat].last_v = seq, v
         self._arm_clock()
-        record = dict(record, ts=time.time())
+        rd = ruling.to_dict()
+        record = dict(record, ts=time.time(), ruling=rd)
         message = O.ruling(self.id, v, time.time(), game=self.game_no, cause=cause, seat=seat, seq=seq, decision=decision,
-                           ruling=ruling.to_dict(), state=self.state_view(), clock=self.clock)
+                           ruling=rd, state=self.state_view(), clock=self.clock)
         self.metrics.rulings.inc(1.0, cause)
         await self._commit(message, record, meta=self.game.over)
         self._game_end_check()
