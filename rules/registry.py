@@ -33,22 +33,22 @@ ALIASES: Dict[str, str] = {
 }
 
 
-def canonical_name(name: str) -> str:
+def canonical_name(name) -> str:
     """The discipline name for ``name`` or an alias of it; ``ValueError`` naming ``discipline`` if unknown."""
-    key = ALIASES.get(name, name) if isinstance(name, str) else name
+    key = ALIASES.get(name, name) if isinstance(name, str) else None
     if key not in DISCIPLINES:
         raise ValueError(f"discipline: unknown discipline {name!r}; expected one of {sorted(DISCIPLINES)}")
     return key
 
 
-def game_class(name: str):
+def game_class(name):
     """The referee class of discipline ``name`` (an alias is accepted); ``ValueError`` if unknown."""
     target = DISCIPLINES[canonical_name(name)]
     module_name, _, cls_name = target.partition(":")
     return getattr(importlib.import_module(module_name), cls_name)
 
 
-def new_game(name: str, config: Optional[Mapping] = None, seed: int = 0):
+def new_game(name, config: Optional[Mapping] = None, seed=0):
     """A new game of discipline ``name`` with ``config`` (section C keys of its spec) and RNG ``seed``.
 
     Raises ``ValueError`` naming the key for an unknown discipline or a bad configuration value.

@@ -256,7 +256,7 @@ class StraightPool:
 
     discipline = "straight_pool"
 
-    def __init__(self, config: Optional[Mapping] = None, seed: int = 0):
+    def __init__(self, config: Optional[Mapping] = None, seed=0):
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ValueError(f"seed: expected an integer, got {seed!r}")
         self.config = normalize_config(config)
@@ -649,7 +649,7 @@ class StraightPool:
             raise IllegalAction("bad_placement", f"cue_ball_position: overlaps ball {hit}", "cue_ball_position")
         return (x, y)
 
-    def prepare_shot(self, player: int, call, cue_ball_position=None) -> Dict[int, Vec2]:
+    def prepare_shot(self, player, call, cue_ball_position=None) -> Dict[int, Vec2]:
         """Validate a stroke request and return the start layout to simulate (id -> (x, y) m).
 
         In the lag phase (simulated lag) returns :meth:`lag_layout` (both lag balls). Raises
@@ -691,7 +691,7 @@ class StraightPool:
         return start
 
     # ----- the stroke ----------------------------------------------------------------------
-    def apply_shot(self, player: int, call, sim: SimResult, flags: Sequence[str] = ()) -> Ruling:
+    def apply_shot(self, player, call, sim, flags=()) -> Ruling:
         """Rule a simulated stroke (R5-R27) and advance the game; returns the :class:`Ruling`.
 
         ``call`` as in :meth:`prepare_shot`; ``sim`` the SimResult of the layout prepare_shot
@@ -1163,7 +1163,7 @@ class StraightPool:
                 ruling.text += "; new lag"
 
     # ----- the lag (R3) --------------------------------------------------------------------
-    def apply_lag(self, sim: SimResult) -> Ruling:
+    def apply_lag(self, sim) -> Ruling:
         """Rule the simulated lag (R3): one simulation of both lag balls from :meth:`lag_layout`.
 
         A lag is bad if its ball crosses the long string, touches the foot cushion other than
@@ -1241,7 +1241,7 @@ class StraightPool:
         return self._finish(self._ruling(None, [0, 0], text[0].upper() + text[1:], extras=extras))
 
     # ----- decisions -------------------------------------------------------------------------
-    def apply_decision(self, player: int, decision: str, arg=None) -> Ruling:
+    def apply_decision(self, player, decision, arg=None) -> Ruling:
         """Apply an option on offer (see :meth:`legal_actions`): ``CHOOSE_BREAKER`` (arg seat),
         ``ACCEPT_TABLE``, ``REQUIRE_REBREAK`` (R6), ``RERACK_OFFENDER_BREAKS`` (R16 variant, R17),
         ``SPOT_REQUEST`` (arg ball, R14), ``OFFER_STALEMATE``/``ACCEPT_STALEMATE``/
@@ -1258,7 +1258,7 @@ class StraightPool:
         if p != self.to_act:
             raise IllegalAction("not_your_turn", "no decision is offered to this player now", "player")
         offered = {o["name"]: o["args"] for o in self.legal_actions()["decisions"]}
-        if decision not in offered:
+        if not isinstance(decision, str) or decision not in offered:
             raise IllegalAction("no_such_decision", f"decision: {decision!r} is not on offer", "decision")
         args = offered[decision]
         if args and (isinstance(arg, bool) or arg not in args):
@@ -1331,7 +1331,7 @@ class StraightPool:
         raise IllegalAction("no_such_decision", f"decision: {decision!r} is not on offer", "decision")  # pragma: no cover
 
     # ----- time-outs, forfeits, referee actions ------------------------------------------
-    def apply_timeout(self, player: int) -> Ruling:
+    def apply_timeout(self, player) -> Ruling:
         """Shot clock expired (R12 F9, only with ``shot_clock`` on): a standard foul, -1, counted by R16;
         the opponent plays the table in position (the cue ball stays in hand if it was)."""
         return self._guarded(self._apply_timeout, player)
@@ -1345,7 +1345,7 @@ class StraightPool:
         facts = _StrokeFacts.idle(self)
         return self._finish(self._standard_foul(p, facts, ["shot_clock"], {"break": self.phase == "break"}))
 
-    def apply_forfeit(self, player: int, reason: str = "resigned") -> Ruling:
+    def apply_forfeit(self, player, reason="resigned") -> Ruling:
         """``player`` resigns or abandons: the game is over and the opponent wins."""
         return self._guarded(self._apply_forfeit, player, reason)
 
@@ -1358,7 +1358,7 @@ class StraightPool:
             self._ruling(p, [0, 0], f"{SEAT_NAMES[p]} forfeits ({reason}): {SEAT_NAMES[q]} wins", game_over=True, winner=q)
         )
 
-    def apply_serious_foul(self, player: int, penalty: Optional[int] = None, loss_of_game: bool = False) -> Ruling:
+    def apply_serious_foul(self, player, penalty=None, loss_of_game=False) -> Ruling:
         """A referee/moderator applies a serious (intentional, unsportsmanlike) foul to ``player`` (R17, REF).
 
         Preset ``wsr``: -16, foul counter reset, the opponent chooses ``ACCEPT_TABLE`` (cue ball
