@@ -89,11 +89,9 @@ def ghost_ball(target: Vec2, aim_point: Vec2, R: float) -> Vec2:
 
 
 def _angle_between_deg(u: Vec2, v: Vec2) -> float:
-    nu, nv = math.hypot(*u), math.hypot(*v)
-    if nu == 0.0 or nv == 0.0:
-        return 0.0
-    c = (u[0] * v[0] + u[1] * v[1]) / (nu * nv)
-    return math.degrees(math.acos(max(-1.0, min(1.0, c))))
+    cross = u[0] * v[1] - u[1] * v[0]
+    dot = u[0] * v[0] + u[1] * v[1]
+    return abs(math.degrees(math.atan2(cross, dot)))
 
 
 def aim(table: Table, cue: Vec2, target: Vec2, pocket: str, ball: int = -1) -> Aim:
