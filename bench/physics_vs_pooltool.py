@@ -10,8 +10,9 @@ geometry, ball constants, cue and shots, and the same cushion model).
 
 Both engines first run every shot once, untimed (numba compiles or loads its kernels then; no
 JIT time is counted). Then each shot is simulated ``--repeats`` times (``--break-repeats`` for
-the one-shot break workloads); a shot's time is the median of its repeats, and a workload's
-figure is the median over its shots. Times are wall-clock (``time.perf_counter``) around the
+the one-shot break workloads); billar does this twice, before and after pooltool, and pools the
+runs (a change of machine load during the run then weighs on both engines). A shot's time is
+the median of its runs, and a workload's figure is the median over its shots. Times are wall-clock (``time.perf_counter``) around the
 engine's simulate call only: for billar ``physics.simulate(table, balls, Shot(...))``
 (validation and the ``SimResult`` included), for pooltool ``pt.simulate(system, engine,
 inplace=True)`` on a prepared ``System``.
@@ -306,7 +307,8 @@ def render(info: dict, request: dict, billar: Optional[dict], pooltool: dict, ar
     )
     warm_b = f"billar {billar['warmup_s']:.2f} s, " if billar else ""
     lines.append(
-        f"Per shot: median of {args.repeats} runs ({args.break_repeats} for a break), then the median over the shots; "
+        f"Per shot: median of {args.repeats} runs ({args.break_repeats} for a break; billar: twice that, before and after pooltool), "
+        f"then the median over the shots; "
         f"untimed warm-up pass first ({warm_b}pooltool {pooltool['warmup_s']:.1f} s incl. numba JIT)."
     )
     lines.append("")
@@ -385,8 +387,15 @@ def main(argv=None) -> int:
 
     info = machine_info()
     request = build_request(selected, args)
+    # billar is timed before and after pooltool (its runs pooled per shot), so that a change
+    # of load on the machine during the run does not fall on one engine only.
     billar = None if args.pooltool_only else run_billar(selected, args)
     pooltool = run_pooltool(request, args.pooltool_python, args.timeout)
+    if billar is not None:
+        after = run_billar(selected, args)
+        for w_before, w_after in zip(billar["workloads"], after["workloads"]):
+            for s_before, s_after in zip(w_before["shots"], w_after["shots"]):
+                s_before["wall_s"].extend(s_after["wall_s"])
     print(render(info, request, billar, pooltool, args))
     if args.json:
         args.json.write_text(json.dumps({"machine": info, "request": request, "billar": billar, "pooltool": pooltool}))
