@@ -174,6 +174,7 @@ class MultiGame:
         if self.game.over:
             record = self._record(self.game)
             self.games.append(record)
+            ruling.text = ruling.text.replace("Game over:", f"Game {self.index + 1} ({self.game.discipline}) over:")
             ruling.extras["discipline_over"] = True
             ruling.extras["game_result"] = copy.deepcopy(record)
             nxt = self.index + 1
@@ -201,7 +202,8 @@ class MultiGame:
         if self.result is not None:
             ruling.extras["match_result"] = copy.deepcopy(self.result)
             w = self.result["winner"]
-            ruling.text += "; match over: " + ("draw" if w is None else f"seat {w} wins")
+            mp = self.result["match_points"]
+            ruling.text += "; match over: " + ("draw" if w is None else f"seat {w} wins") + f" ({mp[0]}-{mp[1]} in match points)"
         return ruling
 
     def _record(self, game) -> dict:
