@@ -6,6 +6,7 @@ cdef struct Line:
     double x1, y1, x2, y2   # ends of the cushion nose segment (m)
     double nx, ny           # unit normal into the playing area
     double ux, uy, length   # unit direction p1 -> p2 and length (m)
+    double bx0, by0, bx1, by1   # bounding box of the segment (m)
 
 cdef struct Circle:
     double x, y, r          # centre (m) and radius (m)
@@ -13,5 +14,3 @@ cdef struct Circle:
 cdef double circle_entry(double Cx, double Cy, double Bx, double By, double Ax, double Ay,
                          double D, double T) noexcept nogil
 cdef double line_entry(const BallS* b, double ax, double ay, const Line* L, double R, double T) noexcept nogil
-cdef double segment_distance(const Line* L, double x, double y) noexcept nogil
-cdef double reach(const BallS* b, double ax, double ay, double T) noexcept nogil

@@ -56,30 +56,3 @@ cdef double line_entry(const BallS* b, double ax, double ay, const Line* L, doub
     if s < 0.0 or s > L.length:
         return INFINITY
     return t
-
-
-cdef double segment_distance(const Line* L, double x, double y) noexcept nogil:
-    """Distance (m) from point (x, y) to the segment ``L``."""
-    cdef double s = (x - L.x1) * L.ux + (y - L.y1) * L.uy
-    cdef double px, py
-    if s < 0.0:
-        s = 0.0
-    elif s > L.length:
-        s = L.length
-    px = x - (L.x1 + s * L.ux)
-    py = y - (L.y1 + s * L.uy)
-    return sqrt(px * px + py * py)
-
-
-cdef double reach(const BallS* b, double ax, double ay, double T) noexcept nogil:
-    """Upper bound (m) of the distance a ball moves in [0, T] s with constant acceleration (ax, ay).
-
-    |v(t)| is convex in t (the norm of an affine function), so it is largest at an end of the
-    window and T * max(|v(0)|, |v(T)|) bounds the path length. Used to skip pairs and cushions
-    that cannot be reached before the window ends.
-    """
-    cdef double vx1 = b.vx + ax * T
-    cdef double vy1 = b.vy + ay * T
-    cdef double s0 = b.vx * b.vx + b.vy * b.vy
-    cdef double s1 = vx1 * vx1 + vy1 * vy1
-    return T * sqrt(s0 if s0 > s1 else s1)

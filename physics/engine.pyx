@@ -25,13 +25,13 @@ the gap to close again. A hard cap on events stops every ball where it is (``eve
 The loop runs without the GIL and touches no Python object.
 """
 
-from libc.math cimport sqrt, fabs, INFINITY, M_PI
+from libc.math cimport sqrt, fabs, isfinite, INFINITY, M_PI
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memset
 
 from physics.evolve cimport (BallS, Cloth, evolve, transition_time, acceleration, classify,
                              enter_next_state, STATIONARY, SPINNING, SLIDING, ROLLING, POCKETED)
-from physics.detect cimport Line, Circle, circle_entry, line_entry, segment_distance, reach
+from physics.detect cimport Line, Circle, circle_entry, line_entry
 from physics.ball_ball cimport frictional_inelastic, frictionless_elastic, slow_push, FRICTIONAL_INELASTIC
 from physics.han_2005 cimport han_2005
 from physics.mathavan_2010 cimport mathavan_2010
@@ -67,6 +67,7 @@ SPACER = 1.0e-6                 # m, gap set after every contact (spec 2.6)
 PUSH_SPEED = 0.005              # m/s, ball-ball closing speed below which a contact is a push
 MATHAVAN_STEPS = 24             # compression steps of the Mathavan 2010 integration
 cdef double _SPACER = 1.0e-6
+cdef int MAX_BALL_ID = 15
 cdef double _CLUSTER_GAP = 2.0e-6  # m, gap up to which balls count as pressed together in a push
 cdef double _MAX_WINDOW = 1.0e4  # s, bound on any detection window (all states end sooner)
 
@@ -105,6 +106,8 @@ cdef struct Sim:
     double t_pock[MAXB]
     int i_pock[MAXB]
     double t_pair[MAXB * MAXB]
+    double ax[MAXB]
+    double ay[MAXB]
     Cloth cl
     double e_b, e_c, f_c, h, v_push
     int ball_model, cushion_model, mathavan_steps
@@ -205,11 +208,40 @@ cdef inline double _horizon(const Sim* s, int i) noexcept nogil:
 # ------------------------------------------------------------------------------------------
 # detection for one ball / one pair
 
-cdef void _ball_entries(Sim* s, int i, double t, const BallS* b) noexcept nogil:
-    """Next transition, cushion contact and pocket entry of ball i, whose state at t is ``b``."""
-    cdef double tt, W, ax, ay, rch, best, x, dx, dy
+cdef inline bint _clear(double Cx, double Cy, double Bx, double By, double Ax, double Ay,
+                        double W, double D) noexcept nogil:
+    """True if |C + B t + A t^2| > D for every t in [0, W] (a sufficient, cheap test).
+
+    The path P(t) = C + B t + A t^2 stays within |A| W^2 / 4 of its chord from P(0) to P(W)
+    (P - chord = A t (t - W)), so it cannot come within D of the origin if the chord stays
+    farther than D + |A| W^2 / 4 from it.
+    """
+    cdef double Ex = Cx + (Bx + Ax * W) * W
+    cdef double Ey = Cy + (By + Ay * W) * W
+    cdef double dx = Ex - Cx
+    cdef double dy = Ey - Cy
+    cdef double L2 = dx * dx + dy * dy
+    cdef double u = 0.0, px, py, lim
+    if L2 > 0.0:
+        u = -(Cx * dx + Cy * dy) / L2
+        if u < 0.0:
+            u = 0.0
+        elif u > 1.0:
+            u = 1.0
+    px = Cx + u * dx
+    py = Cy + u * dy
+    lim = D + 0.25 * sqrt(Ax * Ax + Ay * Ay) * W * W
+    return px * px + py * py > lim * lim
+
+
+cdef void _ball_entries(Sim* s, int i, double t) noexcept nogil:
+    """Next transition, cushion contact and pocket entry of ball i (its state was set at t)."""
+    cdef const BallS* b = &s.b[i]
+    cdef double tt, W, ax, ay, best, x, ex, ey, dev, lo_x, hi_x, lo_y, hi_y, m
     cdef int k, kbest
     cdef double R = s.cl.R
+    cdef const Line* L
+    cdef const Circle* C
     s.t_cush[i] = INFINITY
     s.i_cush[i] = -1
     s.t_pock[i] = INFINITY
@@ -221,27 +253,37 @@ cdef void _ball_entries(Sim* s, int i, double t, const BallS* b) noexcept nogil:
     s.t_trans[i] = t + tt
     if not _moving(b):
         return
-    acceleration(b, &s.cl, &ax, &ay)
+    ax = s.ax[i]
+    ay = s.ay[i]
     W = tt if tt < _MAX_WINDOW else _MAX_WINDOW
-    rch = reach(b, ax, ay, W)
+    # bounding box of the path over the window: chord ends widened by the parabola's bulge
+    ex = b.rx + (b.vx + ax * W) * W
+    ey = b.ry + (b.vy + ay * W) * W
+    dev = 0.25 * sqrt(ax * ax + ay * ay) * W * W + R
+    lo_x = (b.rx if b.rx < ex else ex) - dev
+    hi_x = (b.rx if b.rx > ex else ex) + dev
+    lo_y = (b.ry if b.ry < ey else ey) - dev
+    hi_y = (b.ry if b.ry > ey else ey) + dev
     best = INFINITY
     kbest = -1
     for k in range(s.nl):
-        if segment_distance(&s.lines[k], b.rx, b.ry) - R > rch:
+        L = &s.lines[k]
+        if L.bx1 < lo_x or L.bx0 > hi_x or L.by1 < lo_y or L.by0 > hi_y:
             continue
-        x = line_entry(b, ax, ay, &s.lines[k], R, W)
+        x = line_entry(b, 2.0 * ax, 2.0 * ay, L, R, W)
         if x < best:
             best = x
             kbest = k
     if best < W:
         W = best
-        rch = reach(b, ax, ay, W)
     for k in range(s.nj):
-        dx = s.jaws[k].x - b.rx
-        dy = s.jaws[k].y - b.ry
-        if sqrt(dx * dx + dy * dy) - s.jaws[k].r - R > rch:
+        C = &s.jaws[k]
+        m = C.r
+        if C.x + m < lo_x or C.x - m > hi_x or C.y + m < lo_y or C.y - m > hi_y:
             continue
-        x = circle_entry(-dx, -dy, b.vx, b.vy, 0.5 * ax, 0.5 * ay, s.jaws[k].r + R, W)
+        if _clear(b.rx - C.x, b.ry - C.y, b.vx, b.vy, ax, ay, W, m + R):
+            continue
+        x = circle_entry(b.rx - C.x, b.ry - C.y, b.vx, b.vy, ax, ay, m + R, W)
         if x < best:
             best = x
             kbest = s.nl + k
@@ -250,14 +292,15 @@ cdef void _ball_entries(Sim* s, int i, double t, const BallS* b) noexcept nogil:
         s.i_cush[i] = kbest
         if best < W:
             W = best
-            rch = reach(b, ax, ay, W)
     best = INFINITY
     for k in range(s.npk):
-        dx = s.pockets[k].x - b.rx
-        dy = s.pockets[k].y - b.ry
-        if sqrt(dx * dx + dy * dy) - s.pockets[k].r > rch:
+        C = &s.pockets[k]
+        m = C.r - R
+        if C.x + m < lo_x or C.x - m > hi_x or C.y + m < lo_y or C.y - m > hi_y:
             continue
-        x = circle_entry(-dx, -dy, b.vx, b.vy, 0.5 * ax, 0.5 * ay, s.pockets[k].r, W)
+        if _clear(b.rx - C.x, b.ry - C.y, b.vx, b.vy, ax, ay, W, C.r):
+            continue
+        x = circle_entry(b.rx - C.x, b.ry - C.y, b.vx, b.vy, ax, ay, C.r, W)
         if x < best:
             best = x
             kbest = k
@@ -266,11 +309,13 @@ cdef void _ball_entries(Sim* s, int i, double t, const BallS* b) noexcept nogil:
         s.i_pock[i] = kbest
 
 
-cdef double _pair_time(Sim* s, int i, const BallS* bi, int j, const BallS* bj, double t) noexcept nogil:
-    """Absolute time of the next contact of balls i and j (states bi, bj at time t)."""
+cdef double _pair_time(Sim* s, int i, int j, double t) noexcept nogil:
+    """Absolute time of the next contact of balls i and j, both evolved from their tref to t."""
+    cdef const BallS* bi = &s.b[i]
+    cdef const BallS* bj = &s.b[j]
     cdef bint mi = _moving(bi)
     cdef bint mj = _moving(bj)
-    cdef double W, hi, hj, axi = 0.0, ayi = 0.0, axj = 0.0, ayj = 0.0, cx, cy, D, x
+    cdef double W, hi, hj, di, dj, Cx, Cy, Bx, By, Ax, Ay, D, x
     if bi.s == POCKETED or bj.s == POCKETED or not (mi or mj):
         return INFINITY
     hi = _horizon(s, i)
@@ -280,42 +325,45 @@ cdef double _pair_time(Sim* s, int i, const BallS* bi, int j, const BallS* bj, d
         W = _MAX_WINDOW
     if not (W >= 0.0):
         return INFINITY
-    if mi:
-        acceleration(bi, &s.cl, &axi, &ayi)
-    if mj:
-        acceleration(bj, &s.cl, &axj, &ayj)
-    cx = bj.rx - bi.rx
-    cy = bj.ry - bi.ry
+    # positions and velocities at t from the motion polynomials r = r0 + v0 dt + a dt^2
+    di = t - s.tref[i]
+    dj = t - s.tref[j]
+    Cx = (bj.rx + (bj.vx + s.ax[j] * dj) * dj) - (bi.rx + (bi.vx + s.ax[i] * di) * di)
+    Cy = (bj.ry + (bj.vy + s.ay[j] * dj) * dj) - (bi.ry + (bi.vy + s.ay[i] * di) * di)
+    Bx = (bj.vx + 2.0 * s.ax[j] * dj) - (bi.vx + 2.0 * s.ax[i] * di)
+    By = (bj.vy + 2.0 * s.ay[j] * dj) - (bi.vy + 2.0 * s.ay[i] * di)
+    Ax = s.ax[j] - s.ax[i]
+    Ay = s.ay[j] - s.ay[i]
     D = 2.0 * s.cl.R
-    x = (reach(bi, axi, ayi, W) if mi else 0.0) + (reach(bj, axj, ayj, W) if mj else 0.0)
-    if sqrt(cx * cx + cy * cy) - D > x:
+    if _clear(Cx, Cy, Bx, By, Ax, Ay, W, D):
         return INFINITY
-    x = circle_entry(cx, cy, bj.vx - bi.vx, bj.vy - bi.vy, 0.5 * (axj - axi), 0.5 * (ayj - ayi), D, W)
+    x = circle_entry(Cx, Cy, Bx, By, Ax, Ay, D, W)
     return t + x
 
 
 cdef void _recompute(Sim* s, int i, double t) noexcept nogil:
     """Refresh every cached entry of ball i (its state was just set at time t)."""
-    cdef BallS bi, bj
     cdef int j
-    bi = s.b[i]
-    _ball_entries(s, i, t, &bi)
+    _ball_entries(s, i, t)
     for j in range(s.nb):
-        if j == i:
-            continue
-        _at(s, j, t, &bj)
-        if i < j:
-            s.t_pair[i * MAXB + j] = _pair_time(s, i, &bi, j, &bj, t)
-        else:
-            s.t_pair[j * MAXB + i] = _pair_time(s, j, &bj, i, &bi, t)
+        if j < i:
+            s.t_pair[j * MAXB + i] = _pair_time(s, j, i, t)
+        elif j > i:
+            s.t_pair[i * MAXB + j] = _pair_time(s, i, j, t)
 
 
 # ------------------------------------------------------------------------------------------
 # resolution
 
 cdef void _set(Sim* s, int i, double t, const BallS* b) noexcept nogil:
+    """Ball i enters state ``b`` at time t; caches half its acceleration (motion polynomial)."""
+    cdef double ax = 0.0, ay = 0.0
     s.b[i] = b[0]
     s.tref[i] = t
+    if b.s == SLIDING or b.s == ROLLING:
+        acceleration(b, &s.cl, &ax, &ay)
+    s.ax[i] = 0.5 * ax
+    s.ay[i] = 0.5 * ay
 
 
 cdef double _room(const Sim* s, int x, const BallS* bx, int other, double ux, double uy,
@@ -598,10 +646,12 @@ cdef int _run(Sim* s) noexcept nogil:
         for j in range(s.nb):
             s.t_pair[i * MAXB + j] = INFINITY
     for i in range(s.nb):
-        _ball_entries(s, i, 0.0, &s.b[i])
+        _set(s, i, 0.0, &s.b[i])
+    for i in range(s.nb):
+        _ball_entries(s, i, 0.0)
     for i in range(s.nb):
         for j in range(i + 1, s.nb):
-            s.t_pair[i * MAXB + j] = _pair_time(s, i, &s.b[i], j, &s.b[j], 0.0)
+            s.t_pair[i * MAXB + j] = _pair_time(s, i, j, 0.0)
     while not s.log.failed:
         t = INFINITY
         kind = -1
@@ -663,7 +713,7 @@ cdef class TableGeometry:
     cdef Circle* pockets
     cdef int nl, nj, npk
     cdef Cloth cl
-    cdef double mass, e_b, e_c, f_c, h, cue_mass, cue_end_mass
+    cdef double mass, e_b, e_c, f_c, h, cue_mass, cue_end_mass, length, width
     cdef readonly object table
     cdef readonly tuple cushion_names
     cdef readonly tuple pocket_names
@@ -678,6 +728,8 @@ cdef class TableGeometry:
         cdef int k
         cdef double dx, dy, n
         self.table = table
+        self.length = table.length
+        self.width = table.width
         self.nl = len(table.cushions)
         self.nj = len(table.jaws)
         self.npk = len(table.pockets)
@@ -697,6 +749,10 @@ cdef class TableGeometry:
             self.lines[k].ux = dx / n
             self.lines[k].uy = dy / n
             self.lines[k].length = n
+            self.lines[k].bx0 = min(c.p1[0], c.p2[0])
+            self.lines[k].bx1 = max(c.p1[0], c.p2[0])
+            self.lines[k].by0 = min(c.p1[1], c.p2[1])
+            self.lines[k].by1 = max(c.p1[1], c.p2[1])
             names.append(c.name)
         for k, j in enumerate(table.jaws):
             self.jaws[k].x, self.jaws[k].y = j.centre
@@ -728,17 +784,192 @@ cdef class TableGeometry:
         free(self.pockets)
 
 
+# The log holds hundreds of small frozen dataclass instances; their generated __init__ (one
+# object.__setattr__ per field) would cost more than the simulation. They are built by filling
+# the instance dict directly, which gives equal objects (checked below at import; if the classes
+# ever stop having an instance dict, the ordinary constructors are used).
+cdef object _object_new = object.__new__
+
+
 cdef object _ball_state(const BallS* b, list names):
-    return BallState(names[b.s], (b.rx, b.ry), (b.vx, b.vy), (b.wx, b.wy, b.wz))
+    cdef object o
+    cdef dict d
+    if not _FAST_OBJECTS:
+        return BallState(names[b.s], (b.rx, b.ry), (b.vx, b.vy), (b.wx, b.wy, b.wz))
+    o = _object_new(BallState)
+    d = o.__dict__
+    d["state"] = names[b.s]
+    d["r"] = (b.rx, b.ry)
+    d["v"] = (b.vx, b.vy)
+    d["w"] = (b.wx, b.wy, b.wz)
+    return o
+
+
+cdef object _event(double t, str kind, tuple balls, object cushion, object pocket, dict states):
+    cdef object o
+    cdef dict d
+    if not _FAST_OBJECTS:
+        return Event(t, kind, balls, cushion, pocket, states)
+    o = _object_new(Event)
+    d = o.__dict__
+    d["t"] = t
+    d["kind"] = kind
+    d["balls"] = balls
+    d["cushion"] = cushion
+    d["pocket"] = pocket
+    d["states"] = states
+    return o
+
+
+def _fast_objects_work():
+    cdef BallS b
+    b.rx, b.ry, b.vx, b.vy, b.wx, b.wy, b.wz, b.s = 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, SLIDING
+    try:
+        st = _ball_state(&b, list(STATE_NAMES))
+        ev = _event(0.5, "strike", (0,), None, None, {0: st})
+    except (AttributeError, TypeError):
+        return False
+    return (st == BallState("sliding", (1.0, 2.0), (3.0, 4.0), (5.0, 6.0, 7.0))
+            and ev == Event(0.5, "strike", (0,), None, None, {0: st}))
+
+
+cdef bint _FAST_OBJECTS = True
+_FAST_OBJECTS = _fast_objects_work()
+
+
+cdef str _layout_problem(TableGeometry g, list ids, const double* px, const double* py, int n, double tol):
+    """First problem of a layout of balls at rest, as a message, or None if it is playable.
+
+    A centre must be at least R (less ``tol``) from every cushion nose line of the bed
+    rectangle, outside every pocket circle, at least r + R - tol from every jaw centre, and at
+    least 2R - tol from every other centre.
+    """
+    cdef int i, k
+    cdef double R = g.cl.R, x, y, dx, dy, d
+    cdef double L = g.length, W = g.width
+    for i in range(n):
+        x = px[i]
+        y = py[i]
+        if not (R - tol <= x <= L - R + tol and R - tol <= y <= W - R + tol):
+            return f"ball {ids[i]} at ({x!r}, {y!r}) is not on the bed (centre must be R from every cushion nose)"
+        for k in range(g.npk):
+            dx = x - g.pockets[k].x
+            dy = y - g.pockets[k].y
+            if dx * dx + dy * dy < g.pockets[k].r * g.pockets[k].r:
+                return f"ball {ids[i]} at ({x!r}, {y!r}) is inside pocket {g.pocket_names[k]}"
+        for k in range(g.nj):
+            dx = x - g.jaws[k].x
+            dy = y - g.jaws[k].y
+            d = g.jaws[k].r + R - tol
+            if dx * dx + dy * dy < d * d:
+                return f"ball {ids[i]} at ({x!r}, {y!r}) overlaps the pocket jaw {g.cushion_names[g.nl + k]}"
+        for k in range(i):
+            dx = x - px[k]
+            dy = y - py[k]
+            d = 2.0 * R - tol
+            if dx * dx + dy * dy < d * d:
+                d = sqrt(dx * dx + dy * dy)
+                return f"balls {ids[k]} and {ids[i]} overlap (centres {d:.6g} m apart, need {2 * R:.6g})"
+    return None
+
+
+cdef double _number(str field, object x, str what) except? -1.0:
+    """``x`` as a finite double, or ValueError naming ``field``."""
+    cdef double v
+    try:
+        v = x
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{field}: must be a number, got {x!r}") from None
+    if not isfinite(v):
+        raise ValueError(f"{field}: must be finite{what}, got {x!r}")
+    return v
+
+
+cdef int _ball_id(str field, object x) except -1:
+    if type(x) is not int or not (0 <= x <= MAX_BALL_ID):
+        if isinstance(x, bool) or not isinstance(x, int) or not (0 <= x <= MAX_BALL_ID):
+            raise ValueError(f"{field}: ball ids are integers 0..{MAX_BALL_ID}, got {x!r}")
+    return x
+
+
+def prepare(TableGeometry g, object balls, list shots, type shot_type, double tol,
+            double v0_max, double miscue, double theta_max):
+    """Check a layout and its strokes; return ``(ids, xs, ys, strikes)`` for :func:`run`.
+
+    ``balls``: mapping ball id -> (x, y) m; ``shots``: a list of ``shot_type`` instances
+    (physics.simulate.Shot). ``strikes`` are tuples (ball index, V0 m/s, phi rad, theta rad,
+    a, b). Raises ValueError starting with the field name: ``balls``, ``cue_ball``, ``shot``,
+    ``V0``, ``phi_deg``, ``a``, ``b``, ``theta_deg`` (see physics.simulate.simulate).
+    """
+    cdef int n, i, cue
+    cdef double V0, phi, a, b, theta
+    cdef double px[MAXB]
+    cdef double py[MAXB]
+    cdef list ids, xs, ys, strikes
+    cdef dict index
+    try:
+        keys = list(balls)
+    except TypeError:
+        raise ValueError("balls: must be a non-empty mapping of ball id -> (x, y)") from None
+    n = len(keys)
+    if n == 0 or not hasattr(balls, "__getitem__"):
+        raise ValueError("balls: must be a non-empty mapping of ball id -> (x, y)")
+    for k in keys:
+        _ball_id("balls", k)
+    ids = sorted(keys)
+    if n > MAXB:
+        raise ValueError(f"balls: at most {MAXB} balls, got {n}")
+    xs = []
+    ys = []
+    for i in range(n):
+        pos = balls[ids[i]]
+        try:
+            x, y = pos
+        except (TypeError, ValueError):
+            raise ValueError(f"balls: ball {ids[i]} needs a position (x, y), got {pos!r}") from None
+        px[i] = _number("balls", x, f" (ball {ids[i]} x)")
+        py[i] = _number("balls", y, f" (ball {ids[i]} y)")
+        xs.append(px[i])
+        ys.append(py[i])
+    problem = _layout_problem(g, ids, px, py, n, tol)
+    if problem is not None:
+        raise ValueError(f"balls: {problem}")
+    index = {bid: i for i, bid in enumerate(ids)}
+    strikes = []
+    seen = set()
+    for shot in shots:
+        if not isinstance(shot, shot_type):
+            raise ValueError(f"shot: must be a Shot, got {shot!r}")
+        cue = _ball_id("cue_ball", shot.cue_ball)
+        if cue not in index:
+            raise ValueError(f"cue_ball: ball {cue} is not on the table")
+        if cue in seen:
+            raise ValueError(f"cue_ball: ball {cue} is struck twice")
+        seen.add(cue)
+        V0 = _number("V0", shot.V0, " and in (0, 10] m/s")
+        if not (0.0 < V0 <= v0_max):
+            raise ValueError(f"V0: must be finite and in (0, 10] m/s, got {shot.V0!r}")
+        phi = _number("phi_deg", shot.phi_deg, "")
+        a = _number("a", shot.a, " (fraction of R)")
+        b = _number("b", shot.b, " (fraction of R)")
+        if sqrt(a * a + b * b) > miscue:
+            raise ValueError(f"a: tip offset sqrt(a^2 + b^2) = {sqrt(a * a + b * b):.6g} exceeds the miscue limit {miscue}")
+        theta = _number("theta_deg", shot.theta_deg, " and in [0, 70] degrees")
+        if not (0.0 <= theta <= theta_max):
+            raise ValueError(f"theta_deg: must be finite and in [0, 70] degrees, got {shot.theta_deg!r}")
+        strikes.append((index[cue], V0, phi * (M_PI / 180.0), theta * (M_PI / 180.0), a, b))
+    return ids, xs, ys, strikes
 
 
 def run(TableGeometry g, list ids, list xs, list ys, list shots, int ball_model, int cushion_model,
-        int max_events, bint snapshots=False, int mathavan_steps=MATHAVAN_STEPS, double push_speed=PUSH_SPEED):
+        int max_events, bint snapshots=False, int mathavan_steps=MATHAVAN_STEPS, double push_speed=PUSH_SPEED,
+        bint build=True):
     """Simulate one shot; arguments already validated by :func:`physics.simulate.simulate`.
 
     ``ids``: ball ids in ascending order; ``xs``/``ys``: their centres (m); ``shots``: tuples
     (ball index, V0 m/s, phi rad, theta rad, a, b). Returns a :class:`SimResult`, and with
     ``snapshots`` also a list, per event, of {id: BallState} of every ball right after it.
+    With ``build`` false only the number of events is returned (benchmarks of the loop).
     """
     cdef Sim* s = <Sim*> malloc(sizeof(Sim))
     cdef int i, k, nb = len(ids), rc, e, n
@@ -785,6 +1016,8 @@ def run(TableGeometry g, list ids, list xs, list ys, list shots, int ball_model,
             rc = _run(s)
         if rc < 0 or s.log.failed:
             raise MemoryError()
+        if not build:  # benchmarks: the event loop alone
+            return s.log.nev
         names = list(STATE_NAMES)
         kinds = EVENT_KIND_NAMES
         cushion_names = g.cushion_names
@@ -802,10 +1035,10 @@ def run(TableGeometry g, list ids, list xs, list ys, list shots, int ball_model,
                 balls = (ids[ev.b1], ids[ev.b2])
             else:
                 balls = (ids[ev.b1],)
-            events.append(Event(ev.t, kinds[ev.kind], balls,
-                                cushion_names[ev.obj] if ev.kind == EV_BALL_CUSHION else None,
-                                pocket_names[ev.obj] if ev.kind == EV_BALL_POCKET else None,
-                                states))
+            events.append(_event(ev.t, kinds[ev.kind], balls,
+                                 cushion_names[ev.obj] if ev.kind == EV_BALL_CUSHION else None,
+                                 pocket_names[ev.obj] if ev.kind == EV_BALL_POCKET else None,
+                                 states))
         initial = {ids[i]: BallState("stationary", (xs[i], ys[i])) for i in range(nb)}
         final = {ids[i]: _ball_state(&s.b[i], names) for i in range(nb)}
         result = SimResult(g.table, initial, events, final, rc == 1)

@@ -15,7 +15,6 @@ from physics import engine as _engine
 from physics.events import SimResult
 from physics.table import Table, get_table
 
-MAX_BALL_ID = 15
 V0_MAX = 10.0  # m/s, hardest stroke accepted (FastFiz's limit; a hard break is 8-10 m/s)
 THETA_MAX_DEG = 70.0  # deg, steepest cue elevation accepted (FastFiz's limit)
 MISCUE_LIMIT = 0.5  # tip offset beyond which a real stroke miscues, as a fraction of R
@@ -43,22 +42,6 @@ class Shot:
     theta_deg: float = 0.0
 
 
-def _finite(name: str, x, lo: float = -math.inf, hi: float = math.inf, what: str = "") -> float:
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name}: must be a number, got {x!r}") from None
-    if not math.isfinite(v) or not (lo <= v <= hi):
-        raise ValueError(f"{name}: must be finite{what}, got {x!r}")
-    return v
-
-
-def _ball_id(name: str, x) -> int:
-    if isinstance(x, bool) or not isinstance(x, int) or not (0 <= x <= MAX_BALL_ID):
-        raise ValueError(f"{name}: ball ids are integers 0..{MAX_BALL_ID}, got {x!r}")
-    return int(x)
-
-
 _GEOMETRY: Dict[int, "_engine.TableGeometry"] = {}
 
 
@@ -70,25 +53,6 @@ def _geometry(table: Table) -> "_engine.TableGeometry":
         g = _engine.TableGeometry(table)
         _GEOMETRY[id(table)] = g
     return g
-
-
-def _check_layout(table: Table, ids, xs, ys) -> None:
-    R = table.R
-    tol = OVERLAP_TOL
-    for i, bid in enumerate(ids):
-        x, y = xs[i], ys[i]
-        if not (R - tol <= x <= table.length - R + tol and R - tol <= y <= table.width - R + tol):
-            raise ValueError(f"balls: ball {bid} at ({x!r}, {y!r}) is not on the bed (centre must be R from every cushion nose)")
-        for p in table.pockets:
-            if math.hypot(x - p.centre[0], y - p.centre[1]) < p.radius:
-                raise ValueError(f"balls: ball {bid} at ({x!r}, {y!r}) is inside pocket {p.name}")
-        for j in table.jaws:
-            if math.hypot(x - j.centre[0], y - j.centre[1]) < j.radius + R - tol:
-                raise ValueError(f"balls: ball {bid} at ({x!r}, {y!r}) overlaps the pocket jaw {j.name}")
-        for k in range(i):
-            d = math.hypot(x - xs[k], y - ys[k])
-            if d < 2.0 * R - tol:
-                raise ValueError(f"balls: balls {ids[k]} and {bid} overlap (centres {d:.6g} m apart, need {2 * R:.6g})")
 
 
 def simulate(
@@ -141,48 +105,20 @@ def _prepare(table, balls, shot, cushion_model, ball_model, max_events):
         table = get_table(table)
     if cushion_model is None:
         cushion_model = table.default_cushion_model
-    if cushion_model not in _engine.CUSHION_MODELS:
+    cm = _engine.CUSHION_MODELS.get(cushion_model) if isinstance(cushion_model, str) else None
+    if cm is None:
         raise ValueError(f"cushion_model: unknown model {cushion_model!r}; expected one of {list(CUSHION_MODELS)}")
-    if ball_model not in _engine.BALL_MODELS:
+    bm = _engine.BALL_MODELS.get(ball_model) if isinstance(ball_model, str) else None
+    if bm is None:
         raise ValueError(f"ball_model: unknown model {ball_model!r}; expected one of {list(BALL_MODELS)}")
-    if isinstance(max_events, bool) or not isinstance(max_events, int) or max_events < 1:
+    if type(max_events) is not int or max_events < 1:
         raise ValueError(f"max_events: must be an int >= 1, got {max_events!r}")
-    if not isinstance(balls, Mapping) or not balls:
-        raise ValueError("balls: must be a non-empty mapping of ball id -> (x, y)")
-    ids = sorted(_ball_id("balls", k) for k in balls)
-    xs, ys = [], []
-    for bid in ids:
-        pos = balls[bid]
-        try:
-            x, y = pos
-        except (TypeError, ValueError):
-            raise ValueError(f"balls: ball {bid} needs a position (x, y), got {pos!r}") from None
-        xs.append(_finite("balls", x, what=f" (ball {bid} x)"))
-        ys.append(_finite("balls", y, what=f" (ball {bid} y)"))
-    _check_layout(table, ids, xs, ys)
-    shots = [shot] if isinstance(shot, Shot) else shot
-    if isinstance(shots, (str, bytes)) or not isinstance(shots, Sequence) or not shots:
+    if isinstance(shot, Shot):
+        shots = [shot]
+    elif isinstance(shot, (list, tuple)) and shot:
+        shots = list(shot)
+    else:
         raise ValueError(f"shot: must be a Shot or a non-empty sequence of Shots, got {shot!r}")
-    index = {bid: i for i, bid in enumerate(ids)}
-    strikes = []
-    seen = set()
-    for s in shots:
-        if not isinstance(s, Shot):
-            raise ValueError(f"shot: must be a Shot, got {s!r}")
-        cue = _ball_id("cue_ball", s.cue_ball)
-        if cue not in index:
-            raise ValueError(f"cue_ball: ball {cue} is not on the table")
-        if cue in seen:
-            raise ValueError(f"cue_ball: ball {cue} is struck twice")
-        seen.add(cue)
-        V0 = _finite("V0", s.V0, what=" and in (0, 10] m/s")
-        if not (0.0 < V0 <= V0_MAX):
-            raise ValueError(f"V0: must be finite and in (0, 10] m/s, got {s.V0!r}")
-        phi = _finite("phi_deg", s.phi_deg)
-        a = _finite("a", s.a, what=" (fraction of R)")
-        b = _finite("b", s.b, what=" (fraction of R)")
-        if math.hypot(a, b) > MISCUE_LIMIT:
-            raise ValueError(f"a: tip offset sqrt(a^2 + b^2) = {math.hypot(a, b):.6g} exceeds the miscue limit {MISCUE_LIMIT}")
-        theta = _finite("theta_deg", s.theta_deg, 0.0, THETA_MAX_DEG, " and in [0, 70] degrees")
-        strikes.append((index[cue], V0, math.radians(phi), math.radians(theta), a, b))
-    return (_geometry(table), ids, xs, ys, strikes, _engine.BALL_MODELS[ball_model], _engine.CUSHION_MODELS[cushion_model], max_events)
+    geometry = _geometry(table)
+    ids, xs, ys, strikes = _engine.prepare(geometry, balls, shots, Shot, OVERLAP_TOL, V0_MAX, MISCUE_LIMIT, THETA_MAX_DEG)
+    return (geometry, ids, xs, ys, strikes, bm, cm, max_events)
