@@ -592,8 +592,8 @@ class CaromGame:
         """Judge the simulated lag (C4, ``lag_mode = simulated``): both lag strokes in one simulation.
 
         Seat s lags ball s from :meth:`lag_layout`. A ball that touches the red, leaves the table,
-        does not reach the top cushion, or crossed the long string (y = W/2) before a collision
-        of the two balls loses; a collision whose fault cannot be told (both or neither crossed),
+        does not reach the top cushion (INTERPRETATION of "to the top cushion and back"), or
+        crossed the long string (y = W/2) before a collision of the two balls loses; a collision whose fault cannot be told (both or neither crossed),
         both balls faulty, or distances equal within 0.5 mm mean a repeat. Otherwise the ball that
         stops nearer the bottom cushion (distance x - R) wins, and its seat chooses who breaks.
         Raises :class:`IllegalAction` outside the lag or for a simulation of another layout.
@@ -1095,6 +1095,11 @@ class CaromGame:
         if self.config["sets"] is not None:
             res["sets_won"] = list(self.sets_won)
             res["sets"] = [list(f["scores"]) for f in self.frames]
+            res["set_innings"] = [list(f["innings"]) for f in self.frames]
+            # C26 over a match: general average (all sets) and best set average
+            res["general_average"] = list(res["averages"])
+            res["best_set_average"] = [max([self._avg(f["scores"][s], f["innings"][s]) for f in self.frames] or [0.0])
+                                       for s in (0, 1)]
         if self.tiebreak is not None:
             res["tiebreak"] = {"mode": self.tiebreak["mode"], "rounds": copy.deepcopy(self.tiebreak["rounds"])}
         return res

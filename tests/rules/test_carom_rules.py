@@ -434,6 +434,9 @@ def test_sets_best_of_five_alternate_breaks_and_colours():
     assert breakers == [0, 1, 0, 1, 0]
     assert r["game_over"] is True and r["winner"] == 0
     assert g.result["sets_won"] == [3, 2] and g.result["sets"] == [[1, 0], [0, 1], [1, 0], [0, 1], [1, 0]]
+    assert g.result["set_innings"] == [[1, 0], [0, 1], [1, 0], [0, 1], [1, 0]]
+    assert g.result["general_average"] == [1.0, 1.0] and g.result["best_set_average"] == [1.0, 1.0]
+    assert g.result["points"] == [3, 2] and g.result["innings_total"] == [3, 2]
     assert r.get("rest_offered") is None
 
 
