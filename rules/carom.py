@@ -381,9 +381,6 @@ class CaromGame:
             return seat  # the lag: seat s lags ball s
         return WHITE if seat == self.white_seat else YELLOW
 
-    def seat_of_ball(self, ball: int) -> int:
-        return self.white_seat if ball == WHITE else 1 - self.white_seat
-
     def object_balls(self, seat: int) -> Tuple[int, int]:
         cue = self.cue_ball(seat)
         return tuple(b for b in BALLS if b != cue)
@@ -774,6 +771,8 @@ class CaromGame:
         if self.phase == OVER:
             raise IllegalAction("game_over", "the game is over")
         seat = _seat(player)
+        if self.phase == LAG:
+            raise IllegalAction("bad_phase", "no decision during the lag: submit a lag stroke", "phase")
         if seat != self.to_act:
             raise IllegalAction("not_your_turn", f"seat {self.to_act} is to act, not seat {seat}", "player")
         offered = [d["name"] for d in self.legal_actions()["decisions"]]
@@ -819,8 +818,9 @@ class CaromGame:
         """What ``sim`` would earn seat ``player`` now, without changing the game.
 
         Returns ``{"carom": bool, "cushions": n (C6), "both_balls": bool, "fouls": [kinds],
-        "zone_foul": zone name or None, "scores": bool, "left": {zone: bool}, "off_table": [ids]}``. Raises :class:`IllegalAction` as
-        :meth:`apply_shot`. Used by :meth:`apply_shot` and by bots searching for strokes.
+        "zone_foul": zone name or None, "scores": bool, "left": {zone: bool}, "off_table": [ids]}``.
+        Raises :class:`IllegalAction` as :meth:`apply_shot`. Used by :meth:`apply_shot` and by
+        bots searching for strokes.
         """
         seat = self._require_turn(player, (BREAK, PLAY))
         self._check_sim(sim, self.positions, [self.cue_ball(seat)])
@@ -885,7 +885,7 @@ class CaromGame:
         if foul is not None:
             names = [FOUL_TEXT[f] for f in verdict["fouls"]]
             if verdict["zone_foul"] is not None:
-                names = [f"zone foul ({verdict['zone_foul']} {'dentro'}, no object ball driven out)"]
+                names = [f"zone foul: {verdict['zone_foul']} was dentro and no object ball left it"]
             words.append("Foul: " + "; ".join(names) + (", carom not counted" if verdict["carom"] else ""))
         if off:
             striker_next = 1 - seat
@@ -918,9 +918,7 @@ class CaromGame:
                     self._check_touching()
         else:
             if foul is None:
-                if verdict["carom"]:
-                    words.append("No point")
-                elif self.min_cushions and verdict["both_balls"]:
+                if self.min_cushions and verdict["both_balls"]:
                     words.append(f"No carom: {verdict['cushions']} cushion(s) before the second ball, "
                                  f"{self.min_cushions} needed")
                 else:
@@ -966,7 +964,7 @@ class CaromGame:
         s = self.striker
         p1 = self.frame["starter"]
         p2 = 1 - p1
-        self.maybe_offer_rest()
+        self._maybe_offer_rest()
         if self.equalizing:
             self.equalizing = False
             self._frame_won(p1, "equalizing inning ended below the distance")
@@ -982,7 +980,7 @@ class CaromGame:
                 return
         self._begin_inning(1 - s, opening=False)
 
-    def maybe_offer_rest(self) -> None:
+    def _maybe_offer_rest(self) -> None:
         """C22: offer the optional rest once, at the end of an inning, at half distance (or half the
         inning limit) with at least 15 innings each."""
         if self.rest_offered or self.config["sets"] is not None:

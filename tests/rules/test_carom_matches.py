@@ -105,7 +105,7 @@ def test_three_cushion_game_to_15_with_an_equalising_inning():
     assert scores[0] == 15 and innings[0] == innings[1]  # P2's inning k after P1's inning k
     assert layout[RD] == t.top_spot and layout[W] == t.bottom_spot and layout[Y] == t.starting_spots["right"]
     res = g.result
-    assert res["scores"] == points and res["scores"][0] == 15 and innings[0] == 4  # runs of 4, 4, 4, 3
+    assert res["scores"] == points and res["scores"][0] == 15 and innings[0] >= 4  # runs of at most 4
     assert res["innings"][0] == res["innings"][1] == innings[0]
     assert res["winner"] == (None if points[1] == 15 else 0)
     assert res["averages"] == [round(points[s] / res["innings"][s], 3) for s in (0, 1)]
@@ -164,8 +164,15 @@ def _check_zone_states(game, spec):
             assert name in game.zones
 
 
+SOFT = (0.8, 1.2, 1.6, 2.5)  # cue speeds for position play (m/s)
+
+
+def _object_rest(sim, cue):
+    return [sim.final[b].r for b in (W, Y, RD) if b != cue]
+
+
 def test_balkline_47_2_game_zone_states_after_every_stroke():
-    g = Balkline47_2(config={"breaker": 0, "distance": 12})
+    g = Balkline47_2(config={"breaker": 0, "distance": 20})
     spec = _spec_zones(g)
     _check_zone_states(g, spec)
     transitions = {"in_to_inside": 0, "left_back_to_in": 0, "zone_fouls": 0}
@@ -178,14 +185,13 @@ def test_balkline_47_2_game_zone_states_after_every_stroke():
         seat = g.to_act
         found = None
         if INSIDE in before.values() and fouls_wanted:
-            found = find_carom(g, accept=lambda sim, v: v["carom"] and v["zone_foul"] is not None)
+            found = find_carom(g, speeds=SOFT, accept=lambda sim, v: v["carom"] and v["zone_foul"] is not None)
             fouls_wanted -= found is not None
         if found is None and IN in before.values():
-            def keeps_together(sim, v):
-                fin = {k: s.r for k, s in sim.final.items()}
-                a, b = [x for x in (W, Y, RD) if x != g.cue_ball(seat)]
-                return v["scores"] and bool(g.zoneset.common(fin[a], fin[b]))
-            found = find_carom(g, accept=keeps_together)
+            def stays_in(sim, v):  # a carom after which both object balls are still in a zone they never left
+                return v["scores"] and any(z in g.zoneset.common(*_object_rest(sim, g.cue_ball(seat))) and not v["left"][z]
+                                           for z in before)
+            found = find_carom(g, speeds=SOFT, accept=stays_in)
         if found is None:
             found = find_carom(g)
         shot = found.shot if found else safe_stroke(g)
@@ -214,7 +220,7 @@ def test_balkline_47_2_game_zone_states_after_every_stroke():
                     assert max(_sampled_beyond(sim, b, spec[z]) for b in obj) > EPS_LINE - 1e-6
         if not g.over:
             _check_zone_states(g, spec)
-    assert g.over and max(g.result["scores"]) == 12
+    assert g.over and max(g.result["scores"]) == 20
     assert transitions["in_to_inside"] >= 1 and transitions["zone_fouls"] >= 1, transitions
 
 

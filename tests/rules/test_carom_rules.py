@@ -143,7 +143,7 @@ def test_illegal_actions_leave_the_state_unchanged():
     # lag phase: no ordinary stroke, no decision
     g3 = ThreeCushion()
     _unchanged(g3, lambda: g3.apply_shot(0, None, sim), "bad_phase")
-    _unchanged(g3, lambda: g3.apply_decision(0, "CHOOSE_BREAKER", 0), "not_your_turn")
+    _unchanged(g3, lambda: g3.apply_decision(0, "CHOOSE_BREAKER", 0), "bad_phase")
 
 
 def test_unexpected_errors_restore_the_state():
