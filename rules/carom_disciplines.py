@@ -15,10 +15,20 @@ Anchors follow the ``anchors`` switch (C11); corner-zone legs the ``corner_zone_
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Dict, Optional, Tuple
 
 from rules.carom import CaromGame
 from rules.zones import ZoneSet, balkline_zones, libre_zones
+
+# zone sets are immutable once built: one per (table, geometry) is shared by every game
+_ZONE_CACHE: Dict[Tuple, ZoneSet] = {}
+
+
+def _cached(key: Tuple, build) -> ZoneSet:
+    zs = _ZONE_CACHE.get(key)
+    if zs is None:
+        zs = _ZONE_CACHE[key] = build()
+    return zs
 
 
 class Libre(CaromGame):
@@ -31,7 +41,7 @@ class Libre(CaromGame):
 
     def build_zones(self) -> Optional[ZoneSet]:
         a, b = self.config["corner_zone_legs"]
-        return libre_zones(self.table, (a, b))
+        return _cached((self.table.name, "libre", a, b), lambda: libre_zones(self.table, (a, b)))
 
 
 class _Balkline(CaromGame):
@@ -43,7 +53,9 @@ class _Balkline(CaromGame):
 
     def build_zones(self) -> Optional[ZoneSet]:
         d = getattr(self.table, self.balk_distance_attr)
-        return balkline_zones(self.table, d, self.caroms_in_zone, self.config["anchors"])
+        anchors = self.config["anchors"]
+        return _cached((self.table.name, "balkline", d, self.caroms_in_zone, anchors),
+                       lambda: balkline_zones(self.table, d, self.caroms_in_zone, anchors))
 
 
 class Balkline47_2(_Balkline):
