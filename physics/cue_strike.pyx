@@ -20,14 +20,36 @@ Squirt (Alciatore, "Technical Proof A-31"): the velocity is turned away from the
 (1 + m / m_end + (5/2)(1 - a^2)), with m_end the end mass of the shaft.
 """
 
-from libc.math cimport sqrt, sin, cos, atan
+from libc.math cimport sqrt, sin, cos, atan, fmod, M_PI
 
 
-cdef void strike(BallS* b, double V0, double phi, double theta, double a, double bb,
+cdef void direction_deg(double phi_deg, double* c, double* s) noexcept nogil:
+    """cos and sin of an angle in degrees, exact at multiples of 90 degrees (a shot "along the
+    rail" must not carry a 1e-16 m/s component into it)."""
+    cdef double p = fmod(phi_deg, 360.0)
+    if p < 0.0:
+        p += 360.0
+    if p == 0.0:
+        c[0] = 1.0
+        s[0] = 0.0
+    elif p == 90.0:
+        c[0] = 0.0
+        s[0] = 1.0
+    elif p == 180.0:
+        c[0] = -1.0
+        s[0] = 0.0
+    elif p == 270.0:
+        c[0] = 0.0
+        s[0] = -1.0
+    else:
+        c[0] = cos(p * (M_PI / 180.0))
+        s[0] = sin(p * (M_PI / 180.0))
+
+
+cdef void strike(BallS* b, double V0, double cph, double sph, double theta, double a, double bb,
                  double m, double R, double M, double m_end) noexcept nogil:
-    """Set ``b``'s velocity and spin for a strike (V0 m/s, phi and theta in radians); keeps r."""
-    cdef double cph = cos(phi)
-    cdef double sph = sin(phi)
+    """Set ``b``'s velocity and spin for a strike along (cph, sph) = (cos phi, sin phi) at cue
+    speed V0 m/s and elevation theta (rad); keeps r."""
     cdef double cth = cos(theta)
     cdef double sth = sin(theta)
     cdef double v = 2.0 * V0 / (1.0 + m / M + 2.5 * (a * a + bb * bb))

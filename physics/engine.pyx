@@ -35,7 +35,7 @@ from physics.detect cimport Line, Circle, circle_entry, line_entry
 from physics.ball_ball cimport frictional_inelastic, frictionless_elastic, slow_push, FRICTIONAL_INELASTIC
 from physics.han_2005 cimport han_2005
 from physics.mathavan_2010 cimport mathavan_2010
-from physics.cue_strike cimport strike
+from physics.cue_strike cimport strike, direction_deg
 
 from physics.events import BallState, Event, SimResult
 from physics.evolve import STATE_NAMES
@@ -897,7 +897,7 @@ def prepare(TableGeometry g, object balls, list shots, type shot_type, double to
     """Check a layout and its strokes; return ``(ids, xs, ys, strikes)`` for :func:`run`.
 
     ``balls``: mapping ball id -> (x, y) m; ``shots``: a list of ``shot_type`` instances
-    (physics.simulate.Shot). ``strikes`` are tuples (ball index, V0 m/s, phi rad, theta rad,
+    (physics.simulate.Shot). ``strikes`` are tuples (ball index, V0 m/s, phi deg, theta rad,
     a, b). Raises ValueError starting with the field name: ``balls``, ``cue_ball``, ``shot``,
     ``V0``, ``phi_deg``, ``a``, ``b``, ``theta_deg`` (see physics.simulate.simulate).
     """
@@ -957,7 +957,7 @@ def prepare(TableGeometry g, object balls, list shots, type shot_type, double to
         theta = _number("theta_deg", shot.theta_deg, " and in [0, 70] degrees")
         if not (0.0 <= theta <= theta_max):
             raise ValueError(f"theta_deg: must be finite and in [0, 70] degrees, got {shot.theta_deg!r}")
-        strikes.append((index[cue], V0, phi * (M_PI / 180.0), theta * (M_PI / 180.0), a, b))
+        strikes.append((index[cue], V0, phi, theta * (M_PI / 180.0), a, b))
     return ids, xs, ys, strikes
 
 
@@ -967,12 +967,13 @@ def run(TableGeometry g, list ids, list xs, list ys, list shots, int ball_model,
     """Simulate one shot; arguments already validated by :func:`physics.simulate.simulate`.
 
     ``ids``: ball ids in ascending order; ``xs``/``ys``: their centres (m); ``shots``: tuples
-    (ball index, V0 m/s, phi rad, theta rad, a, b). Returns a :class:`SimResult`, and with
+    (ball index, V0 m/s, phi deg, theta rad, a, b). Returns a :class:`SimResult`, and with
     ``snapshots`` also a list, per event, of {id: BallState} of every ball right after it.
     With ``build`` false only the number of events is returned (benchmarks of the loop).
     """
     cdef Sim* s = <Sim*> malloc(sizeof(Sim))
     cdef int i, k, nb = len(ids), rc, e, n
+    cdef double cph, sph
     cdef BallS* b
     cdef EvRec* ev
     cdef StRec* st
@@ -1006,7 +1007,8 @@ def run(TableGeometry g, list ids, list xs, list ys, list shots, int ball_model,
             s.tref[i] = 0.0
         for shot in shots:
             i = shot[0]
-            strike(&s.b[i], shot[1], shot[2], shot[3], shot[4], shot[5], g.mass, g.cl.R, g.cue_mass, g.cue_end_mass)
+            direction_deg(shot[2], &cph, &sph)
+            strike(&s.b[i], shot[1], cph, sph, shot[3], shot[4], shot[5], g.mass, g.cl.R, g.cue_mass, g.cue_end_mass)
             classify(&s.b[i], &s.cl)
             if _log_event(s, 0.0, EV_STRIKE, i, -1, -1) != 0:
                 raise MemoryError()

@@ -385,7 +385,7 @@ def _pool_table(name: str, L: float, W: float) -> Table:
         b.lines.append(LinearCushion(b._id(), rname, s, e, inward))
 
     # pocket circles behind the mouths
-    corner_r, corner_depth = 0.060, 0.035
+    corner_r, corner_depth = 0.060, 0.060
     side_r, side_depth = 0.064, 0.068
     corners = {"HR": (0.0, 0.0), "HL": (0.0, W), "FR": (L, 0.0), "FL": (L, W)}
     pockets = []
@@ -417,7 +417,7 @@ def _pool_table(name: str, L: float, W: float) -> Table:
         cushions=tuple(b.lines),
         jaws=tuple(b.jaws),
         pockets=tuple(pockets),
-        default_cushion_model="han_2005",
+        default_cushion_model="mathavan_2010",
         diamonds=_diamonds(L, W, 3.6875 * INCH),
     )
 
@@ -440,7 +440,7 @@ def _carom_table(name: str = "carom", L: float = 2.84, W: float = 1.42) -> Table
         cloth=ClothParams(mu_s=0.2, mu_r=0.01, mu_sp=10.0 * 2.0 / 5.0 / 9.0 * R, e_b=0.95, e_c=0.85, f_c=0.15),
         cue=CueSpec(end_mass=0.210 / 30.0),
         cushions=cushions,
-        default_cushion_model="han_2005",
+        default_cushion_model="mathavan_2010",
         diamonds=_diamonds(L, W, 0.0625),
     )
 
