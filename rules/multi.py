@@ -300,6 +300,13 @@ class MultiGame:
     def cue_ball(self, seat: int) -> int:
         return self.game.cue_ball(seat)
 
+    def lag_layout(self):
+        return self.game.lag_layout()
+
+    def table_zones(self):
+        """Zone polygons of the game in progress (see :meth:`rules.carom.CaromGame.table_zones`)."""
+        return self.game.table_zones()
+
     def legal_actions(self) -> dict:
         if self.over:
             return {"player": None, "phase": OVER, "shoot": None, "decisions": []}

@@ -596,3 +596,26 @@ def test_multi_without_decider_can_be_drawn():
         _score(m)
         _score(m)
     assert m.over and m.result["winner"] is None and m.result["draw"] is True
+
+
+README_MEMBERS = ("discipline", "config", "table", "to_state", "from_state", "to_act", "phase", "layout", "legal_actions",
+                  "prepare_shot", "apply_shot", "apply_lag", "apply_decision", "apply_timeout", "apply_forfeit",
+                  "scoreboard", "over", "result")
+
+
+@pytest.mark.parametrize("name", sorted(CAROM_GAMES) + ["pentathlon", "triathlon"])
+def test_every_carom_game_has_the_readme_interface(name):
+    g = new_game(name, {"breaker": 0})
+    for member in README_MEMBERS:
+        assert hasattr(g, member), member
+    assert g.phase == "break" and g.to_act == 0 and g.over is False and g.result is None
+    assert g.layout() == BREAK_LAYOUT and g.prepare_shot(0) == BREAK_LAYOUT
+    la = g.legal_actions()
+    assert la["player"] == 0 and la["shoot"]["cue_ball"] == W and la["shoot"]["call"] == "none"
+    sb = g.scoreboard()
+    assert msgpack.unpackb(msgpack.packb(sb)) == sb  # plain msgpack types only
+    zones = g.table_zones()
+    expected = {"libre": 4, "balkline_47_2": 17, "balkline_47_1": 17, "balkline_71_2": 12, "pentathlon": 4,
+                "triathlon": 17}.get(name, 0)
+    assert len(zones) == expected
+
