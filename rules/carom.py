@@ -58,6 +58,7 @@ FOUL_FROZEN = "played_into_touching"  # K-F6, C14, C15
 FOUL_BREAK = "break_not_red_first"  # K-F10, C5
 FOUL_ZONE = "zone"  # K-F11, C12
 FOUL_SHOT_CLOCK = "shot_clock"  # K-F13, C24
+FOUL_DELIBERATE = "deliberate"  # K-F9 (REF: a moderator's ruling)
 
 FOUL_TEXT = {
     FOUL_OFF_TABLE: "ball off the table",
@@ -65,6 +66,7 @@ FOUL_TEXT = {
     FOUL_BREAK: "the break must attack the red directly",
     FOUL_ZONE: "zone foul",
     FOUL_SHOT_CLOCK: "shot clock expired",
+    FOUL_DELIBERATE: "deliberate foul (moderator)",
 }
 
 # phases
@@ -1130,6 +1132,47 @@ class CaromGame:
             self._tiebreak_next()
         else:
             self._end_inning()
+        self._finish_ruling(ruling)
+        return ruling
+
+    def apply_serious_foul(self, player, penalty=None, loss_of_game=False) -> Ruling:
+        """K-F9 (REF): a moderator rules a deliberate foul by seat ``player``.
+
+        Carom has no penalty points (C17), so ``penalty`` must be None or 0. ``loss_of_game``
+        (an event rule): the opponent wins the game at once. Otherwise, when ``player`` is the
+        seat to play, his inning ends with no point and the balls stay (C17); when it is not,
+        the foul is only recorded. Raises :class:`IllegalAction` (``bad_phase`` during the lag,
+        ``bad_arg``, ``bad_player``, ``game_over``) without changing the state.
+        """
+        return self._guarded(self._apply_serious_foul, player, penalty, loss_of_game)
+
+    def _apply_serious_foul(self, player, penalty, loss_of_game) -> Ruling:
+        if self.phase == OVER:
+            raise IllegalAction("game_over", "the game is over")
+        seat = _seat(player)
+        if self.phase == LAG:
+            raise IllegalAction("bad_phase", "no foul can be ruled during the lag", "phase")
+        if penalty not in (None, 0) or isinstance(penalty, bool):
+            raise IllegalAction("bad_arg", f"penalty: carom has no penalty points, got {penalty!r}", "penalty")
+        if not isinstance(loss_of_game, bool):
+            raise IllegalAction("bad_arg", f"loss_of_game: expected true or false, got {loss_of_game!r}", "loss_of_game")
+        self._placed = {}
+        fouls = self.stats[seat]["fouls"]
+        fouls[FOUL_DELIBERATE] = fouls.get(FOUL_DELIBERATE, 0) + 1
+        ruling = Ruling(seat, [0, 0], [0, 0], foul=FOUL_DELIBERATE, fouls=[FOUL_DELIBERATE])
+        if loss_of_game:
+            reason = "deliberate foul: loss of the game"
+            self._record_frame(1 - seat, reason)
+            self._finish(1 - seat, reason)
+            ruling.text = f"Foul: deliberate foul by seat {seat}, loss of the game"
+        elif self.phase in (BREAK, PLAY, DECISION) and self.striker == seat:
+            ruling.text = f"Foul: deliberate foul by seat {seat}; the inning ends"
+            if self.tiebreak is not None:
+                self._tiebreak_next()
+            else:
+                self._end_inning()
+        else:
+            ruling.text = f"Foul: deliberate foul by seat {seat} (recorded)"
         self._finish_ruling(ruling)
         return ruling
 

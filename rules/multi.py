@@ -349,6 +349,12 @@ class MultiGame:
         self._check_open()
         return self._guarded(self.game.apply_timeout, player)
 
+    def apply_serious_foul(self, player, penalty=None, loss_of_game=False) -> Ruling:
+        """K-F9 in the game in progress (:meth:`rules.carom.CaromGame.apply_serious_foul`); a loss of
+        the game ends that game only, and the match goes on."""
+        self._check_open()
+        return self._guarded(self.game.apply_serious_foul, player, penalty, loss_of_game)
+
     def apply_forfeit(self, player, reason: str = "forfeit") -> Ruling:
         """Seat ``player`` forfeits the match: the game in progress and the match go to the other seat."""
         self._check_open()

@@ -526,6 +526,21 @@ def test_shot_clock_extension_and_timeout():
     _unchanged(g, lambda: g.apply_timeout(0), "not_your_turn")
 
 
+def test_deliberate_foul_by_moderator_K_F9():
+    g = game_in_play(ThreeCushion, MID, scores=(3, 1), innings=(2, 1), run=2)
+    _unchanged(g, lambda: g.apply_serious_foul(0, penalty=5), "bad_arg")
+    r = g.apply_serious_foul(1).to_dict()  # not the striker: recorded only
+    assert r["foul"] == "deliberate" and g.to_act == 0 and g.scoreboard()["fouls"][1] == {"deliberate": 1}
+    r = g.apply_serious_foul(0).to_dict()  # the striker: his inning ends, balls stay
+    assert r["next_player"] == 1 and r["scores"] == [3, 1] and g.layout() == MID
+    r = g.apply_serious_foul(0, loss_of_game=True).to_dict()
+    assert r["game_over"] and r["winner"] == 1 and g.result["reason"] == "deliberate foul: loss of the game"
+    m = Triathlon(config={"breaker": 0})
+    r = m.apply_serious_foul(0, loss_of_game=True).to_dict()
+    assert r["discipline_over"] and not m.over and m.game.discipline == "one_cushion"
+    assert m.games[0]["winner"] == 1 and m.games[0]["match_points"] == [0, 2]
+
+
 def test_forfeit():
     g = ThreeCushion(config={"breaker": 0})
     r = g.apply_forfeit(0, "resigned").to_dict()
