@@ -1234,7 +1234,7 @@ class CaromGame:
         "fouls_in_row": [0, 0], "fouls": [{kind: n}, ...], "zone_fouls": [a, b], "zones":
         {zone: "in"|"inside"}, "announce": [...], "equalizing": bool, "sets": None or
         {"sets_to_win", "won", "set", "frames": [[a, b], ...]}, "match": {"points", "innings",
-        "average", "high_run"}, "tiebreak"}``.
+        "average", "high_run"}, "tiebreak", "frozen": see :meth:`frozen`}``.
         """
         f = self.frame
         st = self.stats
@@ -1266,7 +1266,16 @@ class CaromGame:
                 "high_run": [st[0]["high_run"], st[1]["high_run"]],
             },
             "tiebreak": copy.deepcopy(self.tiebreak),
+            "frozen": self.frozen(),
         }
+
+    def frozen(self) -> List[list]:
+        """K6, published before each stroke: touching pairs of the layout now, ``[[ball, ball or
+        cushion name], ...]`` sorted (empty during the lag and when over)."""
+        if self.phase in (LAG, OVER):
+            return []
+        pairs = frozen_pairs(self.table, self.positions)
+        return sorted(([a, b] for a, b in pairs), key=lambda p: (p[0], str(p[1])))
 
     def table_zones(self) -> List[dict]:
         """The zone polygons of this game for drawing (empty for the cushion games)."""

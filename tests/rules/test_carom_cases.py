@@ -189,6 +189,7 @@ FROZEN_LF = {W: (1.20, 1.38925), Y: (2.30, 0.40), RD: (0.60, 0.50)}
 def test_K12_cue_ball_frozen_to_a_cushion_played_away():
     assert abs(TABLE.width - R - FROZEN_LF[W][1]) < 1e-12  # W touches Lf
     g = game_in_play(ThreeCushion, FROZEN_LF)
+    assert g.scoreboard()["frozen"] == [[W, "Lf"]]
     r = play(g, "W>RD; W|T; W|R; W|B; W>Y").to_dict()
     assert r["cushions"] == 3 and r["points"] == [1, 0] and r["foul"] is None
 
@@ -215,6 +216,7 @@ def test_K14_cue_ball_frozen_to_the_red_set_up_requested():
     assert g.phase == "decision" and g.to_act == 0
     assert [d["name"] for d in g.legal_actions()["decisions"]] == ["PLAY_ON", "SET_UP"]
     assert r.to_dict()["options"] == ["PLAY_ON", "SET_UP"]
+    assert g.scoreboard()["frozen"] == [[W, RD]]  # K6: published before the stroke
     r = g.apply_decision(0, "SET_UP").to_dict()
     lay = g.layout()
     assert close(lay[RD], TOP) and close(lay[W], BOT) and close(lay[Y], (0.50, 1.00))
