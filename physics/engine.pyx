@@ -68,6 +68,7 @@ PUSH_SPEED = 0.005              # m/s, ball-ball closing speed below which a con
 MATHAVAN_STEPS = 24             # compression steps of the Mathavan 2010 integration
 cdef double _SPACER = 1.0e-6
 cdef int MAX_BALL_ID = 15
+cdef double MOUTH_REACH = 0.05     # m, how far in front of a pocket circle its mouth extends
 cdef double _CLUSTER_GAP = 2.0e-6  # m, gap up to which balls count as pressed together in a push
 cdef double _MAX_WINDOW = 1.0e4  # s, bound on any detection window (all states end sooner)
 
@@ -715,6 +716,7 @@ cdef class TableGeometry:
     cdef Cloth cl
     cdef double mass, e_b, e_c, f_c, h, cue_mass, cue_end_mass, length, width
     cdef readonly object table
+    cdef int _reason_index
     cdef readonly tuple cushion_names
     cdef readonly tuple pocket_names
     cdef readonly tuple pocket_centres
@@ -837,32 +839,69 @@ cdef bint _FAST_OBJECTS = True
 _FAST_OBJECTS = _fast_objects_work()
 
 
+cdef int _surface_problem(TableGeometry g, double x, double y, double tol) noexcept:
+    """0 if a ball at rest with centre (x, y) is on the playing surface, else a reason code.
+
+    The playing surface is the bed (centres within R of the cushion noses) plus the pocket mouths
+    (centres within MOUTH_REACH of a pocket circle), minus every place where the ball would
+    overlap a straight cushion it faces (by more than ``tol``) or a jaw, or where its centre is in
+    a pocket circle. Reasons: 1 off the surface, 2 in pocket k, 3 on jaw k, 4 into cushion k
+    (k in ``g._reason_index``). Every position a shot can end in passes this test.
+    """
+    cdef int k
+    cdef double R = g.cl.R, dx, dy, d, u, gap
+    cdef bint near_pocket = False
+    cdef const Line* L
+    for k in range(g.npk):
+        dx = x - g.pockets[k].x
+        dy = y - g.pockets[k].y
+        d = dx * dx + dy * dy
+        if d < g.pockets[k].r * g.pockets[k].r:
+            g._reason_index = k
+            return 2
+        if d < (g.pockets[k].r + MOUTH_REACH) * (g.pockets[k].r + MOUTH_REACH):
+            near_pocket = True
+    if not near_pocket and not (R - tol <= x <= g.length - R + tol and R - tol <= y <= g.width - R + tol):
+        return 1
+    for k in range(g.nj):
+        dx = x - g.jaws[k].x
+        dy = y - g.jaws[k].y
+        d = g.jaws[k].r + R - tol
+        if dx * dx + dy * dy < d * d:
+            g._reason_index = g.nl + k
+            return 3
+    for k in range(g.nl):
+        L = &g.lines[k]
+        u = (x - L.x1) * L.ux + (y - L.y1) * L.uy
+        if u < 0.0 or u > L.length:
+            continue
+        gap = L.nx * (x - L.x1) + L.ny * (y - L.y1) - R
+        if gap < -tol:
+            g._reason_index = k
+            return 4
+    return 0
+
+
 cdef str _layout_problem(TableGeometry g, list ids, const double* px, const double* py, int n, double tol):
     """First problem of a layout of balls at rest, as a message, or None if it is playable.
 
-    A centre must be at least R (less ``tol``) from every cushion nose line of the bed
-    rectangle, outside every pocket circle, at least r + R - tol from every jaw centre, and at
-    least 2R - tol from every other centre.
+    Every centre on the playing surface (:func:`_surface_problem`) and at least 2R - tol from
+    every other centre.
     """
-    cdef int i, k
+    cdef int i, k, why
     cdef double R = g.cl.R, x, y, dx, dy, d
-    cdef double L = g.length, W = g.width
     for i in range(n):
         x = px[i]
         y = py[i]
-        if not (R - tol <= x <= L - R + tol and R - tol <= y <= W - R + tol):
-            return f"ball {ids[i]} at ({x!r}, {y!r}) is not on the bed (centre must be R from every cushion nose)"
-        for k in range(g.npk):
-            dx = x - g.pockets[k].x
-            dy = y - g.pockets[k].y
-            if dx * dx + dy * dy < g.pockets[k].r * g.pockets[k].r:
-                return f"ball {ids[i]} at ({x!r}, {y!r}) is inside pocket {g.pocket_names[k]}"
-        for k in range(g.nj):
-            dx = x - g.jaws[k].x
-            dy = y - g.jaws[k].y
-            d = g.jaws[k].r + R - tol
-            if dx * dx + dy * dy < d * d:
-                return f"ball {ids[i]} at ({x!r}, {y!r}) overlaps the pocket jaw {g.cushion_names[g.nl + k]}"
+        why = _surface_problem(g, x, y, tol)
+        if why == 1:
+            return f"ball {ids[i]} at ({x!r}, {y!r}) is not on the playing surface (the bed or a pocket mouth)"
+        if why == 2:
+            return f"ball {ids[i]} at ({x!r}, {y!r}) is inside pocket {g.pocket_names[g._reason_index]}"
+        if why == 3:
+            return f"ball {ids[i]} at ({x!r}, {y!r}) overlaps the pocket jaw {g.cushion_names[g._reason_index]}"
+        if why == 4:
+            return f"ball {ids[i]} at ({x!r}, {y!r}) overlaps the cushion {g.cushion_names[g._reason_index]}"
         for k in range(i):
             dx = x - px[k]
             dy = y - py[k]
@@ -871,6 +910,11 @@ cdef str _layout_problem(TableGeometry g, list ids, const double* px, const doub
                 d = sqrt(dx * dx + dy * dy)
                 return f"balls {ids[k]} and {ids[i]} overlap (centres {d:.6g} m apart, need {2 * R:.6g})"
     return None
+
+
+def on_playing_surface(TableGeometry g, double x, double y, double tol):
+    """True if a ball at rest with centre (x, y) (m) is on the playing surface (see _surface_problem)."""
+    return _surface_problem(g, x, y, tol) == 0
 
 
 cdef double _number(str field, object x, str what) except? -1.0:

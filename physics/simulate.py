@@ -18,7 +18,7 @@ from physics.table import Table, get_table
 V0_MAX = 10.0  # m/s, hardest stroke accepted (FastFiz's limit; a hard break is 8-10 m/s)
 THETA_MAX_DEG = 70.0  # deg, steepest cue elevation accepted (FastFiz's limit)
 MISCUE_LIMIT = 0.5  # tip offset beyond which a real stroke miscues, as a fraction of R
-OVERLAP_TOL = 1.0e-9  # m, overlap of two balls (or a ball and a cushion) accepted as touching
+OVERLAP_TOL = 1.0e-6  # m, overlap of two balls (or a ball and a cushion) accepted as touching (the engine never leaves more)
 
 CUSHION_MODELS = tuple(_engine.CUSHION_MODELS)
 BALL_MODELS = tuple(_engine.BALL_MODELS)
@@ -68,7 +68,9 @@ def simulate(
 
     ``table``: a :class:`~physics.table.Table` or a preset name (``pool-9ft``, ``pool-8ft``,
     ``pool-7ft``, ``carom``). ``balls``: ball id (int 0..15) -> centre (x, y) in metres of every
-    ball on the bed, all at rest; touching is allowed, overlapping (by more than 1 nm) is not.
+    ball on the playing surface (the bed, or a pocket mouth where a ball can hang), all at rest;
+    touching is allowed, overlapping (by more than 1 um) is not. Every layout a shot ends in is
+    a valid layout for the next one.
     ``shot``: a :class:`Shot`, or a sequence of shots on distinct cue balls, all struck at
     t = 0 (the lag). ``cushion_model``: ``han_2005`` or ``mathavan_2010`` (None: the table's
     ``default_cushion_model``). ``ball_model``: ``frictional_inelastic`` (default, with throw)
@@ -79,14 +81,26 @@ def simulate(
     Pure and deterministic: the same input gives a bit-identical log.
 
     Raises ``ValueError`` whose message starts with the offending field: ``table`` (unknown
-    preset), ``balls`` (not a mapping of id -> (x, y), a ball off the bed, in a pocket or on a
-    jaw, two balls overlapping), ``shot``/``cue_ball`` (not a Shot, unknown cue ball, the same
+    preset), ``balls`` (not a mapping of id -> (x, y), a ball off the playing surface, in a
+    pocket, on a jaw or into a cushion, two balls overlapping), ``shot``/``cue_ball`` (not a Shot, unknown cue ball, the same
     cue ball twice), ``V0`` (not finite or outside (0, 10] m/s), ``phi_deg`` (not finite),
     ``a``/``b`` (not finite, or sqrt(a^2 + b^2) > 0.5: miscue), ``theta_deg`` (outside
     [0, 70]), ``cushion_model``/``ball_model`` (unknown name), ``max_events`` (not an int >= 1).
     Sources and models: physics/README.md.
     """
     return _engine.run(*_prepare(table, balls, shot, cushion_model, ball_model, max_events))
+
+
+def on_playing_surface(table: Union[Table, str], r: Tuple[float, float]) -> bool:
+    """True if a ball at rest with centre ``r`` (x, y in m) may stand there: on the bed or in a
+    pocket mouth, overlapping no cushion or jaw (by more than 1 um), outside every pocket circle.
+
+    Every non-pocketed ball of a :func:`simulate` result satisfies it. (Ball-in-hand placement
+    rules are stricter: see ``Table.on_bed``.)
+    """
+    if not isinstance(table, Table):
+        table = get_table(table)
+    return bool(_engine.on_playing_surface(_geometry(table), float(r[0]), float(r[1]), OVERLAP_TOL))
 
 
 def simulate_with_snapshots(table, balls, shot, **kw):

@@ -152,3 +152,21 @@ def test_event_cap_stops_every_ball_where_it_is():
         assert s.state == "stationary" and s.v == (0.0, 0.0) and s.w == (0.0, 0.0, 0.0)
         assert res.final[b].r == s.r
     assert all(s.state in ("stationary", "pocketed") for s in res.final.values())
+
+
+def test_playing_surface_is_the_bed_and_the_pocket_mouths():
+    from physics.simulate import on_playing_surface
+
+    R = POOL.R
+    assert on_playing_surface(POOL, (1.0, 0.5)) and on_playing_surface(POOL, (R, 0.5))
+    assert not on_playing_surface(POOL, (R - 1e-5, 0.5))  # into the head cushion
+    assert not on_playing_surface(POOL, (1.0, -0.05))  # behind the R-head nose
+    assert not on_playing_surface(POOL, (-0.1, -0.1))  # behind a corner pocket
+    assert not on_playing_surface(POOL, POOL.pocket_by_name("SL").centre)
+    # hanging in the side pocket's mouth: centre 3 mm past the nose line, between the jaws
+    assert on_playing_surface(POOL, (POOL.length / 2, -0.003))
+    assert not on_playing_surface(CAROM, (1.0, CAROM.R - 1e-5))
+    with pytest.raises(ValueError, match="^balls: ball 0 at .* is not on the playing surface"):
+        simulate(POOL, {0: (POOL.length / 2 - 0.1, 0.02)}, Shot(0, 90.0, 1.0))
+    with pytest.raises(ValueError, match="^balls: ball 0 at .* overlaps the pocket jaw SR.jaw0"):
+        simulate(POOL, {0: (POOL.length / 2 - 0.07, 0.01)}, Shot(0, 90.0, 1.0))

@@ -7,7 +7,7 @@ import math
 import pytest
 
 from physics import Shot, get_table, simulate
-from physics.simulate import simulate_with_snapshots
+from physics.simulate import on_playing_surface, simulate_with_snapshots
 
 from physics_helpers import first, rack_layout, states_before
 
@@ -49,7 +49,7 @@ def all_at_rest_on_bed_or_pocketed(res):
             assert s.r in [p.centre for p in t.pockets]
             continue
         assert s.state == "stationary"
-        assert t.R - 1e-9 <= s.r[0] <= t.length - t.R + 1e-9 and t.R - 1e-9 <= s.r[1] <= t.width - t.R + 1e-9, (b, s.r)
+        assert on_playing_surface(t, s.r), (b, s.r)
 
 
 def test_pooltool_154_missed_collision_detection():

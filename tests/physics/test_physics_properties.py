@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from physics import Shot, get_table, simulate
-from physics.simulate import simulate_with_snapshots
+from physics.simulate import on_playing_surface, simulate_with_snapshots
 
 POOL = get_table("pool-9ft")
 CAROM = get_table("carom")
@@ -42,7 +42,7 @@ def check(table, balls, shot, **kw):
         for i in range(len(on)):
             for j in range(i + 1, len(on)):
                 assert math.dist(on[i], on[j]) >= 2 * R - 1e-6
-    # every ball at rest on the bed or in a pocket
+    # every ball at rest on the playing surface (bed or a pocket mouth) or in a pocket
     centres = [p.centre for p in table.pockets]
     assert set(res.final) == set(balls)
     for b, s in res.final.items():
@@ -50,7 +50,11 @@ def check(table, balls, shot, **kw):
             assert s.r in centres
         else:
             assert s.state == "stationary"
-            assert R - 1e-6 <= s.r[0] <= table.length - R + 1e-6 and R - 1e-6 <= s.r[1] <= table.width - R + 1e-6
+            assert on_playing_surface(table, s.r), (b, s.r)
+    # the layout a shot ends in is a valid start for the next one
+    left = {b: s.r for b, s in res.final.items() if s.state != "pocketed"}
+    if left:
+        simulate(table, left, Shot(min(left), 0.0, 0.05))
     # same input, same bytes
     again = simulate(table, balls, shot, **kw)
     assert json.dumps(again.to_json()) == json.dumps(res.to_json())
