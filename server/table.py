@@ -107,6 +107,12 @@ class TableActor:
         self._preset = game.table.to_json()
         self._ids = protocol.preset_ids(self._preset)
         self._spectators_dirty = False
+        self._batch: List[Tuple[int, bytes]] = []  # stream messages waiting to be persisted and published
+        self._batch_records: List[Tuple[int, int, bytes]] = []
+        self._batch_meta = False
+        self._batch_strokes = 0
+        self._state_changed = False
+        self._flushed = (0, 0)  # (version, record_len) of the last write
 
     # ----- construction ----------------------------------------------------------------------
     @classmethod
@@ -136,6 +142,7 @@ class TableActor:
         for v, data in stream:
             t.feed.history.append((v, data))
         t.last_state = state["game"]
+        t._flushed = (t.version, t.record_len)
         return t
 
     def to_state(self, game_state: Dict[str, Any]) -> Dict[str, Any]:
@@ -179,6 +186,8 @@ class TableActor:
                 res = fn(*args)
                 if asyncio.iscoroutine(res):
                     await res
+                if self.inbox.empty() or len(self._batch) >= 64:
+                    await self._flush_batch()
             except Exception:
                 log.exception("table actor step failed", extra={"table": self.id})
                 self._restore_after_fault()
@@ -188,7 +197,13 @@ class TableActor:
                 break
 
     def _restore_after_fault(self) -> None:
-        """Put the game back to its last persisted state (a referee exception must not leave it half-changed)."""
+        """Put the game back to its last persisted state (a referee exception must not leave it half-changed).
+
+        Stream messages not yet flushed were never seen by anybody: they are dropped with it.
+        """
+        self._batch, self._batch_records, self._batch_meta, self._batch_strokes = [], [], False, 0
+        self._state_changed = False
+        self.version, self.record_len = self._flushed
         if self.last_state is not None:
             try:
                 self.game = game_from_state(self.last_state)
@@ -254,12 +269,10 @@ class TableActor:
         self.version += 1
         return self.version
 
-    def _write(self, records: Tuple[Tuple[int, int, bytes], ...] = (), stream: Optional[Tuple[int, bytes]] = None,
-               meta: bool = False) -> TableWrite:
+    def _write(self, records: List[Tuple[int, int, bytes]], stream: List[Tuple[int, bytes]], meta: bool) -> TableWrite:
         gs = self.game.to_state()
         self.last_state = gs
-        w = TableWrite(self.id, state=msgpack.packb(self.to_state(gs), use_bin_type=True), records=list(records),
-                       stream=[stream] if stream else [])
+        w = TableWrite(self.id, state=msgpack.packb(self.to_state(gs), use_bin_type=True), records=records, stream=stream)
         if meta:
             w.meta[self.game_no] = msgpack.packb(self.record_meta(), use_bin_type=True)
         if not self.private:
@@ -299,23 +312,40 @@ class TableActor:
         await self._persist(TableWrite(self.id, lobby=msgpack.packb(entry, use_bin_type=True),
                                        publish_lobby=protocol.encode(O.lobby_update(entry))))
 
-    async def _commit(self, message: Dict[str, Any], record: Optional[Dict[str, Any]] = None, meta: bool = False,
-                      timings: Optional[List[float]] = None) -> bytes:
-        """Persist the new state (with a record entry) then publish ONE encoded stream message."""
+    def _commit(self, message: Dict[str, Any], record: Optional[Dict[str, Any]] = None, meta: bool = False,
+                stroke: bool = False) -> None:
+        """Add a stream message (and its record entry) to the batch the actor persists, then publishes.
+
+        The batch is flushed when the inbox is empty (or holds 64 messages): ONE Redis
+        transaction for all of it, then each message published in version order. A stroke is
+        thus persisted before anybody sees it, and a burst of chat lines costs one write.
+        """
         data = protocol.encode(message)
-        records: Tuple[Tuple[int, int, bytes], ...] = ()
         if record is not None:
-            records = ((self.game_no, self.record_len, msgpack.packb(record, use_bin_type=True)),)
+            self._batch_records.append((self.game_no, self.record_len, msgpack.packb(record, use_bin_type=True)))
             self.record_len += 1
+        self._batch.append((message["v"], data))
+        self._batch_meta = self._batch_meta or meta
+        self._batch_strokes += stroke
+        self._state_changed = True
+
+    async def _flush_batch(self) -> None:
+        """Persist the batch (or a state change without a message) in one write, then publish its messages."""
+        if not self._state_changed:
+            return
+        batch, records, meta, strokes = self._batch, self._batch_records, self._batch_meta, self._batch_strokes
+        self._batch, self._batch_records, self._batch_meta, self._batch_strokes = [], [], False, 0
+        self._state_changed = False
         t0 = time.perf_counter()
-        await self._persist(self._write(records, (message["v"], data), meta))
+        await self._persist(self._write(records, batch, meta))
+        self._flushed = (self.version, self.record_len)
         t1 = time.perf_counter()
-        self.feed.publish(message["v"], data)
+        for v, data in batch:
+            self.feed.publish(v, data)
         t2 = time.perf_counter()
-        if timings is not None:
+        for _ in range(strokes):
             self.metrics.shot_latency.observe(t1 - t0, "persist")
             self.metrics.shot_latency.observe(t2 - t1, "broadcast")
-        return data
 
     def record_meta(self) -> Dict[str, Any]:
         return {"table": self.id, "game": self.game_no, "discipline": self.discipline, "config": self.game.config,
@@ -394,6 +424,7 @@ class TableActor:
 
     async def seat_player(self, session: "Session", want: Optional[int], ref: str = "join") -> Optional[int]:
         """Give ``session`` a seat (``want`` or the first free one): ``seated`` + snapshot to it, ``seats`` to all."""
+        await self._flush_batch()  # the snapshot below must not be older than anything still to be published
         if self.seat_of(session) is not None:
             session.error(ErrorCode.ALREADY_SEATED, "this connection already holds a seat here", None, ref, table=self.id)
             return None
@@ -422,6 +453,7 @@ class TableActor:
         return i
 
     async def _on_watch(self, session: "Session", msg: I.Watch) -> None:
+        await self._flush_batch()
         if self.seat_of(session) is None:
             if not self._room_for(session):
                 return
@@ -442,6 +474,7 @@ class TableActor:
                 session.send_bytes(data)
 
     async def _on_resume(self, session: "Session", msg: I.Resume) -> None:
+        await self._flush_batch()
         h = token_hash(msg.token)
         for i, s in enumerate(self.seats):
             if s is not None and hmac.compare_digest(s.token_hash, h):
@@ -470,8 +503,9 @@ class TableActor:
             await self._broadcast_seats()
         self._check_idle()
 
-    def resync(self, session: "Session") -> None:
+    async def resync(self, session: "Session") -> None:
         """A player that fell behind has drained its buffer: send the current snapshot and resume the stream."""
+        await self._flush_batch()
         if session in self.feed.members and not session.closing:
             self.metrics.resyncs.inc()
             session.send(self.snapshot())
@@ -519,7 +553,7 @@ class TableActor:
 
     async def _broadcast_seats(self, meta: bool = False) -> None:
         v = self._next_v()
-        await self._commit(O.seats(self.id, v, time.time(), self.seats_view()), meta=meta)
+        self._commit(O.seats(self.id, v, time.time(), self.seats_view()), meta=meta)
 
     def _spectators_changed(self) -> None:
         """Spectator counts are coalesced: the server flushes them to the table and the lobby twice a second."""
@@ -581,7 +615,7 @@ class TableActor:
         self.lag[seat] = {"seq": msg.seq, "stroke": msg.stroke}
         self.seats[seat].last_seq = msg.seq
         if len(self.lag) < 2:
-            await self._persist(self._write())
+            self._state_changed = True  # persisted with the next flush
             return
         from physics import Shot, simulate
 
@@ -613,7 +647,7 @@ class TableActor:
         message = O.stroke(self.id, v, time.time(), game=self.game_no, shots=shots, log=log_map, ruling=rd,
                            state=self.state_view(), clock=self.clock)
         self.metrics.strokes.inc()
-        await self._commit(message, record, meta=self.game.over, timings=[])
+        self._commit(message, record, meta=self.game.over, stroke=True)
         self._game_end_check()
 
     async def _rule(self, cause: str, seat: Optional[int], seq: Optional[int], ruling: Any, record: Dict[str, Any],
@@ -628,7 +662,7 @@ class TableActor:
         message = O.ruling(self.id, v, time.time(), game=self.game_no, cause=cause, seat=seat, seq=seq, decision=decision,
                            ruling=rd, state=self.state_view(), clock=self.clock)
         self.metrics.rulings.inc(1.0, cause)
-        await self._commit(message, record, meta=self.game.over)
+        self._commit(message, record, meta=self.game.over)
         self._game_end_check()
 
     def _game_end_check(self) -> None:
@@ -680,7 +714,7 @@ class TableActor:
         self.rematch_offers[seat] = True
         if not all(self.rematch_offers):
             v = self._next_v()
-            await self._commit(O.rematch(self.id, v, time.time(), self.rematch_offers))
+            self._commit(O.rematch(self.id, v, time.time(), self.rematch_offers))
             return
         self.seed = secrets.randbits(31)
         self.game = new_game(self.discipline, self.config, self.seed)
@@ -690,7 +724,7 @@ class TableActor:
         self.lag = {}
         self._arm_clock()
         v = self._next_v()
-        await self._commit(self.snapshot(v), meta=True)
+        self._commit(self.snapshot(v), meta=True)
         self._check_idle()
 
     async def _on_chat(self, session: "Session", msg: I.Chat) -> None:
@@ -701,7 +735,7 @@ class TableActor:
         v = self._next_v()
         m = O.chat(self.id, v, time.time(), seat=seat, name=session.name, text=msg.text)
         self.chat.append({k: m[k] for k in ("seat", "name", "text", "ts")})
-        await self._commit(m)
+        self._commit(m)
 
     # ----- shot clock ------------------------------------------------------------------------
     def _clock_limit(self) -> Optional[float]:
@@ -758,6 +792,7 @@ class TableActor:
     async def _close(self, reason: str) -> None:
         if self.closed or (reason == "empty" and (self.connected() > 0 or self.seats != [None, None])):
             return
+        await self._flush_batch()  # the last records (a forfeit, ...) go in first
         self._cancel_timers()
         w = TableWrite(self.id, closed=True)
         if self.record_len:
