@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+import math
+
 import msgpack
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -180,3 +182,74 @@ def test_multi_state_round_trips_through_msgpack():
 @given(name=st.sampled_from(sorted(MIN_CUSHIONS)), strokes=st.lists(_stroke_tokens(), min_size=1, max_size=60))
 def test_soak_scores_equal_the_number_of_valid_caroms(name, strokes):
     test_scores_equal_the_number_of_valid_caroms.hypothesis.inner_test(name, strokes)
+
+
+# ----- random play through the real physics ------------------------------------------------------
+
+from physics import Shot, simulate  # noqa: E402
+from rules.registry import new_game  # noqa: E402
+
+action = st.tuples(st.floats(0.0, 360.0), st.floats(0.5, 6.0), st.floats(-0.35, 0.35), st.floats(-0.35, 0.35),
+                   st.integers(0, 3))
+CONFIGS = [
+    ("libre", {}), ("libre", {"libre_frozen_reset": "opening_position"}), ("balkline_47_2", {}),
+    ("balkline_47_1", {"anchors": False}), ("balkline_71_2", {}), ("one_cushion", {"distance": 3}),
+    ("three_cushion", {"distance": 2, "sets": {"sets_to_win": 2, "set_distance": 1}}),
+    ("three_cushion", {"distance": 2, "inning_limit": 3, "draw_resolution": "penalty_shootout"}),
+    ("pentathlon", {"distances": {"libre": 2, "balkline_47_1": 1, "one_cushion": 1, "balkline_71_2": 1, "three_cushion": 1}}),
+]
+
+
+def _check_invariants(g, points):
+    lay = g.layout()
+    assert sorted(lay) == [0, 1, 2]
+    for b, p in lay.items():
+        assert TABLE.on_bed(p, tol=1e-9), (b, p)
+    ids = sorted(lay)
+    for i, a in enumerate(ids):
+        for b in ids[i + 1:]:
+            assert math.hypot(lay[a][0] - lay[b][0], lay[a][1] - lay[b][1]) >= 2 * R - 1e-9
+    if g.over:
+        assert g.to_act is None and g.legal_actions()["decisions"] == []
+    elif g.phase == "lag":
+        assert g.to_act is None and g.legal_actions()["shoot"]["lag"] is True
+    else:
+        assert g.to_act in (0, 1)
+    if hasattr(g, "stats"):  # one game: the points ruled add up to the game's totals
+        assert [g.stats[0]["points"], g.stats[1]["points"]] == points
+        assert g.scoreboard()["match"]["points"] == points
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(which=st.integers(0, len(CONFIGS) - 1), actions=st.lists(action, min_size=1, max_size=30), seed=st.integers(0, 99))
+def test_random_play_through_the_physics_keeps_the_game_sound(which, actions, seed):
+    name, config = CONFIGS[which]
+    g = new_game(name, dict(config, lag_mode="random"), seed=seed)
+    points = [0, 0]
+    for phi, V0, a, b, pick in actions:
+        if g.over:
+            break
+        seat = g.to_act
+        decisions = g.legal_actions()["decisions"]
+        if g.phase in ("choose_breaker", "decision") or (decisions and pick == 3):
+            d = decisions[pick % len(decisions)]
+            arg = d["args"][pick % len(d["args"])] if d["args"] else None
+            r = g.apply_decision(seat, d["name"], arg)
+        else:
+            layout = g.prepare_shot(seat, None)
+            sim = simulate(g.table, layout, Shot(cue_ball=g.cue_ball(seat), phi_deg=phi, V0=V0, a=a, b=b))
+            r = g.apply_shot(seat, None, sim)
+            for s in (0, 1):
+                points[s] += r.points[s]
+        d = r.to_dict()
+        assert msgpack.unpackb(msgpack.packb(d)) == d
+        _check_invariants(g, points)
+    blob = msgpack.packb(g.to_state())
+    assert type(g).from_state(msgpack.unpackb(blob)) == g
+
+
+@pytest.mark.soak
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(which=st.integers(0, len(CONFIGS) - 1), actions=st.lists(action, min_size=1, max_size=80), seed=st.integers(0, 9999))
+def test_soak_random_play_through_the_physics(which, actions, seed):
+    test_random_play_through_the_physics_keeps_the_game_sound.hypothesis.inner_test(which, actions, seed)
