@@ -251,11 +251,18 @@ def shot_stats(shots: List[dict]) -> dict:
     }
 
 
-def agreement(ours: List[dict], theirs: List[dict]) -> dict:
-    """Same first contact (fraction of shots) and final positions within AGREE_DISTANCE (fraction of balls)."""
+def agreement(ours: List[dict], theirs: List[dict], initial: List[dict]) -> dict:
+    """How far the engines agree on the same shots.
+
+    ``same_first``: shots whose cue ball makes the same first contact; ``near``: balls (of
+    ``balls``) ending within AGREE_DISTANCE of each other, or pocketed by both;
+    ``median_distance``: median distance (m) between the final positions of the balls that are
+    on the bed in both and were moved (more than 1 mm) by at least one engine.
+    """
     same_first = both = 0
-    near = balls = 0
-    for a, b in zip(ours, theirs):
+    near = balls = same_pocketed = 0
+    dists = []
+    for a, b, start in zip(ours, theirs, initial):
         if a["error"] or b["error"]:
             continue
         both += 1
@@ -265,17 +272,30 @@ def agreement(ours: List[dict], theirs: List[dict]) -> dict:
             balls += 1
             if pa is None or pb is None:
                 near += pa is None and pb is None
+                same_pocketed += pa is None and pb is None
             else:
-                near += math.dist(pa, pb) < AGREE_DISTANCE
-    return {"shots": both, "same_first": same_first, "balls": balls, "near": near}
+                d = math.dist(pa, pb)
+                r0 = start[bid]
+                if math.dist(pa, r0) > 1e-3 or math.dist(pb, r0) > 1e-3:
+                    dists.append(d)
+                near += d < AGREE_DISTANCE
+    median = statistics.median(dists) if dists else math.nan
+    return {"shots": both, "same_first": same_first, "balls": balls, "near": near, "median_distance": median, "both_pocketed": same_pocketed}
+
+
+def _fig(x: float) -> str:
+    """Three significant figures, never in exponent form."""
+    if math.isnan(x):
+        return "n/a"
+    return f"{x:.0f}" if abs(x) >= 100 else f"{x:.3g}"
 
 
 def _ms(x: float) -> str:
-    return "n/a" if math.isnan(x) else f"{x * 1e3:.3g}"
+    return _fig(x * 1e3)
 
 
 def _us(x: float) -> str:
-    return "n/a" if math.isnan(x) else f"{x * 1e6:.3g}"
+    return _fig(x * 1e6)
 
 
 def _ratio(num: float, den: float) -> str:
@@ -320,6 +340,7 @@ def render(info: dict, request: dict, billar: Optional[dict], pooltool: dict, ar
     notes = []
     agree_rows = []
     b_by_name = {w["name"]: w for w in billar["workloads"]} if billar else {}
+    req_by_name = {w["name"]: w for w in request["workloads"]}
     for wpt in pooltool["workloads"]:
         name = wpt["name"]
         sp = shot_stats(wpt["shots"])
@@ -340,7 +361,8 @@ def render(info: dict, request: dict, billar: Optional[dict], pooltool: dict, ar
             if st["capped"]:
                 notes.append(f"{name}: {who} hit the {args.max_events}-event cap on {st['capped']} shot(s).")
         if billar:
-            agree_rows.append((name, agreement(b_by_name[name]["shots"], wpt["shots"])))
+            starts = [shot["balls"] for shot in req_by_name[name]["shots"]]
+            agree_rows.append((name, agreement(b_by_name[name]["shots"], wpt["shots"], starts)))
     if notes:
         lines.append("")
         lines.extend(f"- {n}" for n in notes)
@@ -348,10 +370,13 @@ def render(info: dict, request: dict, billar: Optional[dict], pooltool: dict, ar
         lines.append("")
         lines.append("Agreement of the two engines on the same shots (a check that both ran the same shots, not a speed figure):")
         lines.append("")
-        lines.append(f"| workload | same first contact | final positions within {AGREE_DISTANCE * 100:g} cm |")
-        lines.append("|---|---|---|")
+        lines.append(
+            f"| workload | same first contact | balls ending within {AGREE_DISTANCE * 100:g} cm (or pocketed by both) "
+            "| median distance between final positions of the balls that moved, mm |"
+        )
+        lines.append("|---|---|---|---|")
         for name, a in agree_rows:
-            lines.append(f"| {name} | {a['same_first']}/{a['shots']} | {a['near']}/{a['balls']} |")
+            lines.append(f"| {name} | {a['same_first']}/{a['shots']} | {a['near']}/{a['balls']} | {_fig(a['median_distance'] * 1e3)} |")
     return "\n".join(lines)
 
 
