@@ -38,10 +38,8 @@ class App {
   constructor(root: HTMLElement) {
     this.linkEl = h("div", { id: "link-status", class: "link-status connecting", role: "status", "aria-live": "polite" }, "Connecting...");
     this.nameIn = h("input", { id: "player-name", type: "text", maxlength: 32, placeholder: "Your name", "aria-label": "Your name", value: localStorage.getItem(NAME_KEY) ?? "" }) as HTMLInputElement;
-    this.nameIn.addEventListener("change", () => {
-      localStorage.setItem(NAME_KEY, this.nameIn.value.trim());
-      toast("Your name is used from the next connection (reconnect to apply).");
-    });
+    this.nameIn.addEventListener("input", () => localStorage.setItem(NAME_KEY, this.nameIn.value.trim()));
+    this.nameIn.addEventListener("change", () => toast("Your name is used from the next connection."));
     this.main = h("main", { id: "view" });
     root.replaceChildren(
       h(

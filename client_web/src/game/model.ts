@@ -27,6 +27,8 @@ export interface PlayedStroke {
   state: GameState;
   /** true for a lag (both players' strokes in one log) */
   lag: boolean;
+  /** the event log as it came on the wire (protocol/eventlog.py) */
+  raw: any;
 }
 
 export type ApplyResult =
@@ -41,6 +43,8 @@ export type ApplyResult =
 
 export class TableModel {
   v = -1;
+  /** version of the last message that carried a position (snapshot, stroke, ruling) */
+  stateV = -1;
   game = 0;
   discipline = "";
   config: Record<string, any> = {};
@@ -82,9 +86,11 @@ export class TableModel {
           ruling: m.ruling,
           state: m.state,
           lag: wasLag,
+          raw: m.log,
         };
         this.game = m.game;
         this.state = m.state;
+        this.stateV = m.v;
         this.clock = m.clock;
         this.lastStroke = stroke;
         this.lastRuling = m.ruling;
@@ -94,6 +100,7 @@ export class TableModel {
       case "ruling":
         this.game = m.game;
         this.state = m.state;
+        this.stateV = m.v;
         this.clock = m.clock;
         this.lastRuling = m.ruling;
         return { kind: "ruling" };
@@ -116,6 +123,7 @@ export class TableModel {
   private load(m: TableSnapshot): void {
     const newGame = m.game !== this.game;
     this.v = m.v;
+    this.stateV = m.v;
     this.game = m.game;
     this.discipline = m.discipline;
     this.config = m.config;

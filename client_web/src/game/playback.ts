@@ -31,6 +31,11 @@ export class Playback {
     return this.current !== null;
   }
 
+  /** Something is animating or waiting to be shown. */
+  get busy(): boolean {
+    return this.current !== null || this.queue.length > 0;
+  }
+
   get playing(): PlayedStroke | null {
     return this.current?.stroke ?? null;
   }

@@ -142,7 +142,7 @@ export class StrokeControls {
   /** Change stroke values (clamped to the protocol's ranges) and refresh the inputs. */
   set(p: Partial<StrokeState>): void {
     const s = this.state;
-    if (p.phi !== undefined && Number.isFinite(p.phi)) s.phi = round(normDeg(p.phi), 4);
+    if (p.phi !== undefined && Number.isFinite(p.phi)) s.phi = round(normDeg(p.phi), 6);
     if (p.V0 !== undefined && Number.isFinite(p.V0)) s.V0 = round(Math.min(LIMITS.V0_MAX, Math.max(V0_MIN, p.V0)), 3);
     if (p.theta !== undefined && Number.isFinite(p.theta)) s.theta = round(Math.min(LIMITS.THETA_DEG_MAX, Math.max(0, p.theta)), 2);
     if ((p.a !== undefined && Number.isFinite(p.a)) || (p.b !== undefined && Number.isFinite(p.b))) {

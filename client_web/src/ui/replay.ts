@@ -61,9 +61,9 @@ export class ReplayView {
         h(
           "div",
           { class: "playback" },
-          h("button", { type: "button", onclick: () => this.go(this.index - 1) }, "\u23ee Previous"),
-          h("button", { type: "button", id: "replay-play", onclick: () => this.playAll() }, "\u25b6 Play all"),
-          h("button", { type: "button", onclick: () => this.go(this.index + 1) }, "Next \u23ed"),
+          h("button", { type: "button", onclick: () => this.go(this.index - 1) }, "\u2039 Previous"),
+          h("button", { type: "button", id: "replay-play", onclick: () => this.playAll() }, "Play all"),
+          h("button", { type: "button", onclick: () => this.go(this.index + 1) }, "Next \u203a"),
           h("button", { type: "button", onclick: () => this.skip() }, "Skip"),
           speedSel,
         ),

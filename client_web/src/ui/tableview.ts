@@ -97,8 +97,8 @@ export class TableView {
     });
     this.statusEl = h("div", { class: "status-line", "data-testid": "turn-status", role: "status" });
     this.rulingEl = h("div", { class: "ruling", "data-testid": "ruling", "aria-live": "polite" });
-    this.replayBtn = h("button", { id: "replay-btn", type: "button", onclick: () => this.replayLast() }, "\u21ba Replay last shot") as HTMLButtonElement;
-    this.skipBtn = h("button", { id: "skip-btn", type: "button", onclick: () => this.playback.skip() }, "Skip \u23ed") as HTMLButtonElement;
+    this.replayBtn = h("button", { id: "replay-btn", type: "button", onclick: () => this.replayLast() }, "Replay last shot") as HTMLButtonElement;
+    this.skipBtn = h("button", { id: "skip-btn", type: "button", onclick: () => this.playback.skip() }, "Skip") as HTMLButtonElement;
     const speedSel = h(
       "select",
       { id: "speed", "aria-label": "Animation speed" },
@@ -290,7 +290,7 @@ export class TableView {
     const st = this.state;
     const shoot = this.shootOptions();
     if (!st || !shoot || st.over || this.mySeat === null || !this.app.connected) return false;
-    if (this.playback.animating || this.pending || this.shown!.v !== this.model.v) return false;
+    if (this.playback.busy || this.pending) return false;
     if (this.model.seats.some((s) => s === null)) return false;
     if (shoot.lag) return !this.lagSent;
     return st.legal?.player === this.mySeat;
@@ -300,7 +300,7 @@ export class TableView {
     const st = this.state;
     if (!st?.legal || st.over || this.mySeat === null || this.pending || this.playback.animating) return [];
     if (st.legal.player !== this.mySeat) return [];
-    if (this.shown!.v !== this.model.v) return [];
+    if (this.playback.busy) return [];
     return st.legal.decisions ?? [];
   }
 
@@ -475,6 +475,7 @@ export class TableView {
     const m = this.model;
     this.el.dataset.v = String(this.shown?.v ?? -1);
     this.el.dataset.animating = String(this.playback.animating);
+    this.el.dataset.busy = String(this.playback.busy);
     this.el.dataset.mySeat = this.mySeat === null ? "" : String(this.mySeat);
     this.el.dataset.phase = st?.phase ?? "";
     this.el.dataset.toAct = st?.to_act === null || st?.to_act === undefined ? "" : String(st.to_act);
@@ -704,8 +705,34 @@ export class TableView {
     return c ? aimAngle(c.at, [x, y]) : null;
   }
 
+  /** Where the cue ball in hand is placed now (m), or null. */
   get placementNow(): Vec2 | null {
     return this.placement;
+  }
+
+  /** Everything a test needs to know about this view, as plain data. */
+  debug(): Record<string, unknown> {
+    const ls = this.model.lastStroke;
+    return {
+      v: this.shown?.v ?? -1,
+      modelV: this.model.v,
+      stateV: this.model.stateV,
+      busy: this.playback.busy,
+      mySeat: this.mySeat,
+      canShoot: this.canShoot(),
+      pending: this.pending !== null,
+      state: this.shown?.state ?? null,
+      seats: this.model.seats,
+      spectators: this.model.spectators,
+      preset: this.model.loaded ? this.model.preset.name : null,
+      game: this.model.game,
+      placement: this.placement,
+      stroke: { ...this.controls.state },
+      call: { ...this.controls.call },
+      dialogOpen: this.dialog.open,
+      lastStroke: ls ? { v: ls.v, shots: ls.shots, log: ls.raw, ruling: ls.ruling, lag: ls.lag } : null,
+      lastRuling: this.model.lastRuling,
+    };
   }
 
   static disciplines = DISCIPLINES;

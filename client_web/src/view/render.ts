@@ -167,6 +167,7 @@ export function drawTable(ctx: CanvasRenderingContext2D, p: Preset, vp: Viewport
   ctx.fillStyle = COLORS.diamond;
   const dsz = Math.max(0.008, 3 * px);
   for (const d of p.diamonds) {
+    if (p.pockets.some((q) => Math.hypot(q.centre[0] - d[0], q.centre[1] - d[1]) < q.radius + dsz)) continue; // no sight mark over a pocket
     ctx.beginPath();
     ctx.moveTo(d[0] - dsz, d[1]);
     ctx.lineTo(d[0], d[1] + dsz * 0.7);

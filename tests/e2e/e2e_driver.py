@@ -1,0 +1,184 @@
+"""Driving the browser client like a person: pages, controls, canvas pixels.
+
+Every action goes through the page's own controls (inputs, buttons, keyboard, mouse drags and
+clicks on the canvas). What the page knows is read back through ``window.billar`` (the app
+object, exposed read-only for tests and debugging) and the DOM.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any, Dict, Optional, Tuple
+
+from playwright.sync_api import Page
+
+#: the felt, cushion and ball colours of client_web/src/view/colors.ts (RGB)
+FELT = (0x1B, 0x6B, 0x39)
+CUSHION = (0x11, 0x50, 0x2A)
+WHITE = (0xF7, 0xF4, 0xEA)
+YELLOW = (0xF4, 0xC4, 0x18)
+RED = (0xCC, 0x1F, 0x27)
+
+
+class ClientPage:
+    """One browser page of the client (a player or a spectator)."""
+
+    def __init__(self, page: Page, base_url: str, name: str):
+        self.page = page
+        self.base_url = base_url
+        self.name = name
+        self.errors: list = []
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    # ----- navigation ------------------------------------------------------------------------
+    def open(self, hash_: str = "#/") -> None:
+        self.page.goto(f"{self.base_url}/{hash_}")
+        self.page.fill("#player-name", self.name)
+        self.page.reload()
+        self.wait_connected()
+
+    def wait_connected(self, timeout: float = 20.0) -> None:
+        self.page.wait_for_selector("#link-status.open", timeout=timeout * 1000)
+
+    def link_status(self) -> str:
+        return self.page.inner_text("#link-status")
+
+    # ----- reading state ----------------------------------------------------------------------
+    def debug(self) -> Dict[str, Any]:
+        return self.page.evaluate("window.billar.table ? window.billar.table.debug() : null")
+
+    def table_id(self) -> str:
+        return self.page.get_attribute(".table-view", "data-table-id")
+
+    def wait_table(self, timeout: float = 20.0) -> None:
+        self.page.wait_for_function("() => window.billar.table && window.billar.table.debug().v >= 0", timeout=timeout * 1000)
+
+    def wait_version(self, v: int, timeout: float = 30.0) -> None:
+        """Wait until the page has received stream version ``v`` and shows it (animation ended)."""
+        self.page.wait_for_function(
+            "v => { const d = window.billar.table && window.billar.table.debug(); return d && d.modelV >= v && !d.busy; }",
+            arg=v,
+            timeout=timeout * 1000,
+        )
+
+    def skip_animation(self) -> None:
+        btn = self.page.locator("#skip-btn")
+        if btn.is_enabled():
+            btn.click()
+
+    def settle(self, v: int, timeout: float = 40.0) -> None:
+        """Wait for version ``v``, skipping the shot animation once it runs."""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            d = self.debug()
+            if d and d["modelV"] >= v and not d["busy"]:
+                return
+            if d and d["busy"]:
+                self.skip_animation()
+            time.sleep(0.05)
+        raise AssertionError(f"{self.name}: version {v} not shown in {timeout} s (page at {self.debug() and self.debug()['v']})")
+
+    def scores_text(self) -> Tuple[str, str]:
+        return (self.page.inner_text("[data-testid=score-0]"), self.page.inner_text("[data-testid=score-1]"))
+
+    # ----- stroke controls -------------------------------------------------------------------
+    def set_input(self, selector: str, value: float) -> None:
+        loc = self.page.locator(selector)
+        loc.fill(repr(float(value)))
+        loc.press("Tab")
+
+    def set_stroke(self, phi_deg: float, V0: float, a: float = 0.0, b: float = 0.0, theta_deg: float = 0.0, keyboard_fine: bool = False) -> None:
+        """Enter a stroke through the controls. With ``keyboard_fine`` the last 0.3 degrees of the aim
+        are entered with the arrow keys on the canvas (3 x 0.1 degrees, counter-clockwise)."""
+        phi = ((phi_deg + 180.0) % 360.0) - 180.0
+        self.set_input("#aim-phi", round(phi - 0.3, 6) if keyboard_fine else round(phi, 6))
+        if keyboard_fine:
+            self.page.locator("canvas.table-canvas").focus()
+            for _ in range(3):
+                self.page.keyboard.press("ArrowLeft")
+        self.set_input("#power-v0", V0)
+        self.set_input("#tip-a", a)
+        self.set_input("#tip-b", b)
+        self.set_input("#elev-theta", theta_deg)
+
+    def stroke_values(self) -> Dict[str, float]:
+        return self.debug()["stroke"]
+
+    def shoot(self) -> None:
+        self.page.click("#shoot-btn")
+
+    def call(self, ball: int, pocket: str, on_canvas: bool = False) -> None:
+        """Call ``ball`` in ``pocket``: by the chips of the call panel, or by clicking the ball and
+        the pocket on the canvas."""
+        if on_canvas:
+            bx = self.ball_on_screen(ball)
+            assert bx is not None, f"ball {ball} not drawn"
+            self.page.mouse.click(bx["x"], bx["y"])
+            pk = self.page.evaluate(
+                "name => { const t = window.billar.table; const p = t.model.preset.pockets.find(q => q.name === name);"
+                " return t.pointOnScreen(p.centre[0], p.centre[1]); }",
+                pocket,
+            )
+            self.page.mouse.click(pk["x"], pk["y"])
+        else:
+            self.page.click(f"button.chip[data-ball='{ball}']")
+            self.page.click(f"button.chip[data-pocket='{pocket}']")
+
+    def declare_safety(self) -> None:
+        self.page.check("#call-safety")
+
+    def place_cue_ball(self, x: float, y: float) -> Tuple[float, float]:
+        """Drag the cue ball (in hand) with the mouse to the table point (x, y) m; returns where it landed."""
+        start = self.page.evaluate("window.billar.table.placementNow")
+        assert start is not None, "the cue ball is not in hand"
+        s = self.page.evaluate("([x, y]) => window.billar.table.pointOnScreen(x, y)", start)
+        t = self.page.evaluate("([x, y]) => window.billar.table.pointOnScreen(x, y)", [x, y])
+        m = self.page.mouse
+        m.move(s["x"], s["y"])
+        m.down()
+        for k in range(1, 11):
+            m.move(s["x"] + (t["x"] - s["x"]) * k / 10, s["y"] + (t["y"] - s["y"]) * k / 10)
+        m.up()
+        return tuple(self.page.evaluate("window.billar.table.placementNow"))
+
+    def decide(self, name: str, arg: Any) -> None:
+        import json
+
+        self.page.click(f"button[data-decision='{name}'][data-arg='{json.dumps(arg)}']")
+
+    # ----- canvas pixels ---------------------------------------------------------------------
+    def ball_on_screen(self, ball: int) -> Optional[Dict[str, float]]:
+        return self.page.evaluate("id => window.billar.table.ballOnScreen(id)", ball)
+
+    def pixel_at_world(self, x: float, y: float) -> Tuple[int, int, int]:
+        """RGB of the canvas at the table point (x, y) m (read from the canvas backing store)."""
+        return tuple(
+            self.page.evaluate(
+                """([x, y]) => {
+                  const t = window.billar.table; const c = document.querySelector('canvas.table-canvas');
+                  const r = c.getBoundingClientRect(); const p = t.pointOnScreen(x, y);
+                  const k = c.width / r.width;
+                  const d = c.getContext('2d').getImageData(Math.round((p.x - r.left) * k), Math.round((p.y - r.top) * k), 1, 1).data;
+                  return [d[0], d[1], d[2]];
+                }""",
+                [x, y],
+            )
+        )
+
+    def redraw(self) -> None:
+        """Draw the canvas now (it draws on demand) so pixels read afterwards are current."""
+        self.page.evaluate("window.billar.table && (window.billar.table.refresh(), window.billar.table['board'].draw())")
+
+
+def close(c1: Tuple[int, int, int], c2: Tuple[int, int, int], tol: int) -> bool:
+    return all(abs(a - b) <= tol for a, b in zip(c1, c2))
+
+
+def nearest(c: Tuple[int, int, int], palette: Dict[str, Tuple[int, int, int]]) -> str:
+    return min(palette, key=lambda k: sum((a - b) ** 2 for a, b in zip(c, palette[k])))
+
+
+def unit(phi_deg: float) -> Tuple[float, float]:
+    r = math.radians(phi_deg)
+    return (math.cos(r), math.sin(r))
