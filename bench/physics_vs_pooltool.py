@@ -385,8 +385,8 @@ def render(info: dict, request: dict, billar: Optional[dict], pooltool: dict, ar
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="billar vs pooltool 0.6.0: median wall time per shot, events per shot, speed-up.")
-    ap.add_argument("--repeats", type=int, default=3, help="timed runs of each shot of a many-shot workload (default 3)")
-    ap.add_argument("--break-repeats", type=int, default=11, help="timed runs of a one-shot workload (default 11)")
+    ap.add_argument("--repeats", type=int, default=5, help="timed runs of each shot of a many-shot workload (default 5)")
+    ap.add_argument("--break-repeats", type=int, default=15, help="timed runs of a one-shot workload (default 15)")
     ap.add_argument("--only", action="append", metavar="NAME", help=f"run only these workloads (of {list(wl.WORKLOADS)})")
     ap.add_argument("--cushion-model", choices=["han_2005", "mathavan_2010"], help="cushion model for both engines (default: each table's default)")
     ap.add_argument(
