@@ -787,39 +787,39 @@ cdef class TableGeometry:
 
 
 # The log holds hundreds of small frozen dataclass instances; their generated __init__ (one
-# object.__setattr__ per field) would cost more than the simulation. They are built by filling
-# the instance dict directly, which gives equal objects (checked below at import; if the classes
-# ever stop having an instance dict, the ordinary constructors are used).
+# object.__setattr__ per field, through Python) would cost more than the simulation. They are
+# built by object.__new__ and the generic C attribute setter (what object.__setattr__ does),
+# which gives equal objects (checked below at import; if that ever fails, the ordinary
+# constructors are used).
+cdef extern from "Python.h":
+    int PyObject_GenericSetAttr(object o, object name, object value) except -1
+
 cdef object _object_new = object.__new__
 
 
 cdef object _ball_state(const BallS* b, list names):
     cdef object o
-    cdef dict d
     if not _FAST_OBJECTS:
         return BallState(names[b.s], (b.rx, b.ry), (b.vx, b.vy), (b.wx, b.wy, b.wz))
     o = _object_new(BallState)
-    d = o.__dict__
-    d["state"] = names[b.s]
-    d["r"] = (b.rx, b.ry)
-    d["v"] = (b.vx, b.vy)
-    d["w"] = (b.wx, b.wy, b.wz)
+    PyObject_GenericSetAttr(o, "state", names[b.s])
+    PyObject_GenericSetAttr(o, "r", (b.rx, b.ry))
+    PyObject_GenericSetAttr(o, "v", (b.vx, b.vy))
+    PyObject_GenericSetAttr(o, "w", (b.wx, b.wy, b.wz))
     return o
 
 
 cdef object _event(double t, str kind, tuple balls, object cushion, object pocket, dict states):
     cdef object o
-    cdef dict d
     if not _FAST_OBJECTS:
         return Event(t, kind, balls, cushion, pocket, states)
     o = _object_new(Event)
-    d = o.__dict__
-    d["t"] = t
-    d["kind"] = kind
-    d["balls"] = balls
-    d["cushion"] = cushion
-    d["pocket"] = pocket
-    d["states"] = states
+    PyObject_GenericSetAttr(o, "t", t)
+    PyObject_GenericSetAttr(o, "kind", kind)
+    PyObject_GenericSetAttr(o, "balls", balls)
+    PyObject_GenericSetAttr(o, "cushion", cushion)
+    PyObject_GenericSetAttr(o, "pocket", pocket)
+    PyObject_GenericSetAttr(o, "states", states)
     return o
 
 
@@ -830,6 +830,8 @@ def _fast_objects_work():
         st = _ball_state(&b, list(STATE_NAMES))
         ev = _event(0.5, "strike", (0,), None, None, {0: st})
     except (AttributeError, TypeError):
+        return False
+    if getattr(st, "__slots__", None) is not None:
         return False
     return (st == BallState("sliding", (1.0, 2.0), (3.0, 4.0), (5.0, 6.0, 7.0))
             and ev == Event(0.5, "strike", (0,), None, None, {0: st}))
