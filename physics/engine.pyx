@@ -12,15 +12,18 @@ pairs, each in ball order (deterministic; pooltool PR #78 and #257 needed tie ru
 A pair's (or a ball's) contact time is looked for only within the window in which both
 balls keep their current motion: until the earliest of their cached transitions, cushion
 contacts and pocket entries. Any of those events recomputes every entry of its ball, so no
-later contact can be missed, and balls farther apart than they can travel in the window are
-skipped without solving anything.
+later contact can be missed. Pairs whose relative path stays clear over the window (a bound
+from the chord of the parabola) and cushions outside the ball's bounding box are skipped
+without solving anything.
 
 Numerical safeguards (spec section 2.6): after a ball-ball contact the two centres are set
 2R + SPACER apart along the line of centres, after a cushion contact the ball is set SPACER off
-the cushion (pooltool's "make_kiss"). Touching-and-closing pairs collide now, touching-and-
-opening pairs never do (physics.detect). The spacer also bounds the rate of repeated contacts
-of balls pushed together by friction (Newton's cradle, pooltool PR #257): a re-contact needs
-the gap to close again. A hard cap on events stops every ball where it is (``event_cap``).
+the cushion (pooltool's "make_kiss"), never into a third ball or a cushion. Touching-and-
+closing pairs collide now, touching-and-opening pairs never do (physics.detect). A contact
+closing slower than PUSH_SPEED is a push (physics.ball_ball.slow_push) applied to the whole
+cluster of balls pressed together: they move in lockstep afterwards, which ends the cascades
+of ever smaller impacts of Newton's cradle (pooltool PR #257). A hard cap on events stops
+every ball where it is (``event_cap``).
 
 The loop runs without the GIL and touches no Python object.
 """
@@ -63,14 +66,14 @@ EVENT_KIND_NAMES = ("strike", "ball_ball", "ball_cushion", "ball_pocket", "slide
 CUSHION_MODELS = {"han_2005": HAN_2005, "mathavan_2010": MATHAVAN_2010}
 BALL_MODELS = {"frictional_inelastic": 0, "frictionless_elastic": 1}
 
-SPACER = 1.0e-6                 # m, gap set after every contact (spec 2.6)
-PUSH_SPEED = 0.005              # m/s, ball-ball closing speed below which a contact is a push
-MATHAVAN_STEPS = 24             # compression steps of the Mathavan 2010 integration
-cdef double _SPACER = 1.0e-6
-cdef int MAX_BALL_ID = 15
-cdef double MOUTH_REACH = 0.05     # m, how far in front of a pocket circle its mouth extends
+cdef double _SPACER = 1.0e-6       # m, gap set after every contact (spec 2.6)
 cdef double _CLUSTER_GAP = 2.0e-6  # m, gap up to which balls count as pressed together in a push
-cdef double _MAX_WINDOW = 1.0e4  # s, bound on any detection window (all states end sooner)
+cdef double _MAX_WINDOW = 1.0e4    # s, bound on any detection window (all states end sooner)
+cdef double MOUTH_REACH = 0.05     # m, how far in front of a pocket circle its mouth extends
+cdef int MAX_BALL_ID = 15
+SPACER = _SPACER
+PUSH_SPEED = 0.005                 # m/s, ball-ball closing speed below which a contact is a push
+MATHAVAN_STEPS = 24                # compression steps of the Mathavan 2010 integration
 
 
 cdef struct EvRec:
