@@ -33,5 +33,7 @@ def setup(level: str = "INFO") -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level.upper())
-    logging.getLogger("websockets").setLevel(max(logging.getLogger().level, logging.WARNING))
+    quiet = max(root.level, logging.WARNING)  # one line per connection is too much at INFO
+    for name in ("websockets", "billar.websockets"):
+        logging.getLogger(name).setLevel(quiet)
     logging.Formatter.converter = time.gmtime

@@ -8,7 +8,7 @@ conventions: ``_total`` for counters, base units (seconds, bytes).
 from __future__ import annotations
 
 import bisect
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Sequence, Tuple
 
 
 class Counter:
@@ -132,7 +132,3 @@ def parse_text(text: str) -> Dict[str, float]:
         key, _, val = line.rpartition(" ")
         out[key] = float(val)
     return out
-
-
-def value(samples: Dict[str, float], name: str, default: Optional[float] = None) -> Optional[float]:
-    return samples.get(name, default)
