@@ -12,15 +12,8 @@ import { h, toast } from "./ui/dom";
 import { LobbyView } from "./ui/lobby";
 import { ReplayView } from "./ui/replay";
 import { TableView } from "./ui/tableview";
+import { parseRoute } from "./route";
 
-type Route = { view: "lobby" } | { view: "table"; id: string } | { view: "replay"; id: string; game: number | null };
-
-export function parseRoute(hash: string): Route {
-  const parts = hash.replace(/^#\/?/, "").split("/").filter(Boolean);
-  if (parts[0] === "table" && parts[1]) return { view: "table", id: decodeURIComponent(parts[1]) };
-  if (parts[0] === "replay" && parts[1]) return { view: "replay", id: decodeURIComponent(parts[1]), game: parts[2] ? Number(parts[2]) : null };
-  return { view: "lobby" };
-}
 
 const NAME_KEY = "billar.name";
 

@@ -18,7 +18,7 @@ export interface Shown {
 
 export class Playback {
   private queue: Item[] = [];
-  private current: { stroke: PlayedStroke; start: number; duration: number; after: Shown | null } | null = null;
+  private current: { stroke: PlayedStroke; v: number; start: number; duration: number; after: Shown | null } | null = null;
   /** simulated seconds per real second */
   speed = 1;
 
@@ -54,7 +54,7 @@ export class Playback {
   /** Animate `stroke` again (replay the last shot); the shown position is unchanged at the end. */
   replay(stroke: PlayedStroke, shown: Shown): void {
     if (this.current) return;
-    this.current = { stroke, start: this.now(), duration: stroke.log.duration(), after: shown };
+    this.current = { stroke, v: shown.v, start: this.now(), duration: stroke.log.duration(), after: shown };
   }
 
   /** Jump to the end of the current animation and of everything queued behind it. */
@@ -77,7 +77,7 @@ export class Playback {
   private finish(): void {
     const c = this.current!;
     this.current = null;
-    this.show(c.after ?? { state: c.stroke.state, ruling: c.stroke.ruling, v: c.stroke.v });
+    this.show(c.after ?? { state: c.stroke.state, ruling: c.stroke.ruling, v: c.v });
     this.advance();
   }
 
@@ -87,7 +87,7 @@ export class Playback {
       if (it.kind === "state") {
         this.show({ state: it.state, ruling: it.ruling, v: it.v });
       } else {
-        this.current = { stroke: it.stroke, start: this.now(), duration: it.stroke.log.duration(), after: null };
+        this.current = { stroke: it.stroke, v: it.v, start: this.now(), duration: it.stroke.log.duration(), after: null };
       }
     }
   }

@@ -1,0 +1,197 @@
+/**
+ * The client's own logic: aiming geometry (first contact, ghost ball), ball-in-hand placement,
+ * the miscue limit, the table stream (versions, gaps), the playback order, the scoreboard shapes,
+ * the create-table configuration and the shareable links.
+ */
+import { describe, expect, test } from "vitest";
+import { firstContact, normDeg, placeInHand } from "../src/aim/contact";
+import { TableModel } from "../src/game/model";
+import { Playback } from "../src/game/playback";
+import { decodeMessage } from "../src/protocol/codec";
+import type { Preset, Vec2 } from "../src/protocol/messages";
+import { parseRoute } from "../src/route";
+import { clampTip } from "../src/ui/controls";
+import { configFromForm } from "../src/ui/lobby";
+import { normalizeScoreboard } from "../src/ui/scoreboard";
+import { pocketMouths } from "../src/view/render";
+import { Viewport } from "../src/view/viewport";
+import { hexToBytes, reference } from "./reference";
+
+const presets: Record<string, Preset> = reference("presets");
+const pool = presets["pool-9ft"];
+const carom = presets["carom"];
+const R = pool.ball.radius;
+
+describe("first contact along the aim line", () => {
+  test("a straight shot meets the object ball one diameter short of its centre", () => {
+    const c = firstContact([1.0, 0.6], 0, R, new Map([[3, [1.5, 0.6] as Vec2]]), pool);
+    expect(c.kind).toBe("ball");
+    expect(c.ball).toBe(3);
+    expect(c.s).toBeCloseTo(0.5 - 2 * R, 12);
+    expect(c.at[0]).toBeCloseTo(1.5 - 2 * R, 12);
+    expect(c.objectDir![0]).toBeCloseTo(1, 12);
+  });
+
+  test("a cut: the ghost ball touches the object ball and the line of centres gives its direction", () => {
+    const ob: Vec2 = [1.5, 0.62];
+    const c = firstContact([1.0, 0.6], 0, R, new Map([[5, ob]]), pool);
+    expect(c.kind).toBe("ball");
+    expect(Math.hypot(c.at[0] - ob[0], c.at[1] - ob[1])).toBeCloseTo(2 * R, 12);
+    expect(c.at[1]).toBe(0.6);
+    const d = c.objectDir!;
+    expect(d[0] * (ob[1] - c.at[1]) - d[1] * (ob[0] - c.at[0])).toBeCloseTo(0, 12);
+  });
+
+  test("a ball beside the line is missed; the cushion is next (carom table, no pockets)", () => {
+    const c = firstContact([1.0, 0.5], 90, carom.ball.radius, new Map([[2, [1.2, 0.9] as Vec2]]), carom);
+    expect(c.kind).toBe("cushion");
+    expect(c.cushion).toBe("Lf");
+    expect(c.at[1]).toBeCloseTo(carom.width - carom.ball.radius, 12);
+  });
+
+  test("toward a corner pocket the pocket or a jaw comes first, never a cushion past it", () => {
+    const c = firstContact([0.5, 0.5], 225, R, new Map(), pool);
+    expect(["pocket", "cushion"]).toContain(c.kind);
+    if (c.kind === "cushion") expect(c.cushion!.startsWith("HR.")).toBe(true);
+    else expect(c.pocket).toBe("HR");
+  });
+
+  test("normDeg keeps angles in (-180, 180]", () => {
+    expect(normDeg(190)).toBe(-170);
+    expect(normDeg(-180)).toBe(180);
+    expect(normDeg(725)).toBe(5);
+  });
+});
+
+describe("ball in hand", () => {
+  const kitchen = { region: "kitchen", x_max: pool.head_string_x - 1e-6 };
+  test("the kitchen limits x; the bed limits both coordinates", () => {
+    expect(placeInHand([1.5, 0.6], R, pool, kitchen, new Map())).toEqual([kitchen.x_max, 0.6]);
+    expect(placeInHand([-1, 5], R, pool, kitchen, new Map())).toEqual([R, pool.width - R]);
+    expect(placeInHand([1.5, 0.6], R, pool, { region: "table" }, new Map())).toEqual([1.5, 0.6]);
+  });
+  test("never on another ball", () => {
+    expect(placeInHand([0.3, 0.6], R, pool, kitchen, new Map([[4, [0.3 + 1.5 * R, 0.6] as Vec2]]))).toBeNull();
+    expect(placeInHand([0.3, 0.6], R, pool, kitchen, new Map([[4, [0.3 + 2.1 * R, 0.6] as Vec2]]))).toEqual([0.3, 0.6]);
+  });
+});
+
+test("the tip offset stays inside the miscue circle of 0.5 ball radii", () => {
+  expect(clampTip(0.3, 0.2)).toEqual([0.3, 0.2]);
+  const [a, b] = clampTip(0.6, 0.8);
+  expect(Math.hypot(a, b)).toBeCloseTo(0.5, 12);
+  expect(a / b).toBeCloseTo(0.75, 12);
+});
+
+describe("table stream", () => {
+  const ref = reference("samples");
+  const msg = (type: string) => decodeMessage(hexToBytes(ref.outbound.find((m: any) => m.type === type).hex)) as any;
+
+  test("a snapshot, then consecutive versions; a gap is reported, old versions ignored", () => {
+    const m = new TableModel("t1");
+    expect(m.apply(msg("stroke")).kind).toBe("ignored"); // nothing before the first snapshot
+    expect(m.apply(msg("table_snapshot")).kind).toBe("snapshot");
+    expect(m.v).toBe(5);
+    expect(m.layout().get(1)).toEqual(msg("table_snapshot").state.layout["1"]);
+    const st = m.apply(msg("stroke"));
+    expect(st.kind).toBe("stroke");
+    expect(m.v).toBe(6);
+    expect(m.lastStroke!.log.events.length).toBeGreaterThan(3);
+    expect(m.apply(msg("stroke")).kind).toBe("ignored"); // replayed twice: once only
+    expect(m.apply(msg("seats")).kind).toEqual("gap"); // v 8 after 6
+    expect(m.apply(msg("ruling")).kind).toBe("ruling");
+    expect(m.apply(msg("seats")).kind).toBe("seats");
+    expect(m.seats[1]!.connected).toBe(false);
+    expect(m.apply(msg("chat")).kind).toBe("chat");
+    expect(m.chat.at(-1)!.text).toBe("n\u00edce sh\u00f8t \u2764");
+    expect(m.apply(msg("rematch")).kind).toBe("rematch");
+    expect(m.rematch).toEqual([true, false]);
+    expect(m.stateV).toBe(7);
+  });
+
+  test("playback holds the position after a stroke until its animation ends; skip jumps there", () => {
+    const m = new TableModel("t1");
+    m.apply(msg("table_snapshot"));
+    const r = m.apply(msg("stroke"));
+    if (r.kind !== "stroke") throw new Error("no stroke");
+    let now = 0;
+    const shown: number[] = [];
+    const pb = new Playback((s) => shown.push(s.v), () => now);
+    pb.push({ kind: "stroke", stroke: r.stroke, v: 6 });
+    pb.push({ kind: "state", state: m.state, ruling: null, v: 7 });
+    expect(pb.busy).toBe(true);
+    const dur = r.stroke.log.duration();
+    now = (dur / 2) * 1000;
+    const f = pb.frame()!;
+    expect(f.t).toBeCloseTo(dur / 2, 9);
+    expect(f.balls.get(0)!.rx).toBe(r.stroke.log.ballAt(0, f.t).rx);
+    expect(shown).toEqual([]);
+    now = dur * 1000 + 1;
+    expect(pb.frame()).toBeNull();
+    expect(shown).toEqual([6, 7]);
+    pb.push({ kind: "stroke", stroke: r.stroke, v: 8 });
+    pb.skip();
+    expect(shown).toEqual([6, 7, 8]);
+    expect(pb.busy).toBe(false);
+  });
+});
+
+describe("scoreboards", () => {
+  test("14.1 per-player boards", () => {
+    const b = normalizeScoreboard({ scores: [-2, 5], shooter: 1, rack: 2, balls_on_table: 9, players: [{ score: -2, target: 3, innings: 4, run: 0, high_run: 1, average: 0.25, fouls_in_row: 2 }, { score: 5, target: 3, innings: 3, run: 2, high_run: 3, average: 1.667, fouls_in_row: 0 }] });
+    expect(b.seats[0]).toEqual({ score: -2, target: 3, innings: 4, run: 0, highRun: 1, average: 0.25, foulsInRow: 2 });
+    expect(b.shooter).toBe(1);
+    expect(b.facts).toEqual([["Rack", "2"], ["Balls on table", "9"]]);
+  });
+  test("carom arrays, zone states in the referee's words, sets", () => {
+    const b = normalizeScoreboard({ striker: 0, distance: 50, scores: [7, 3], innings: [4, 4], inning: 4, run: 2, high_run: [3, 2], average: [1.75, 0.75], fouls_in_row: [0, 0], zones: { A: "in", B: "inside" }, announce: ["entran"], sets: { sets_to_win: 2, won: [1, 0], set: 1 } });
+    expect(b.seats[0].run).toBe(2);
+    expect(b.seats[1].run).toBe(0);
+    expect(b.seats[1].average).toBe(0.75);
+    expect(b.facts).toContainEqual(["Zones", "A: entran, B: dentro"]);
+    expect(b.facts).toContainEqual(["Sets", "1 : 0 (set 2, best of 3)"]);
+  });
+});
+
+test("the create-table form gives the rules' configuration keys", () => {
+  expect(configFromForm("straight_pool", { target: "3", table: "8ft", shot_clock: "" })).toEqual({ target_points: 3, table: "8ft" });
+  expect(configFromForm("three_cushion", { target: "15", innings: "40", sets: "", shot_clock: "30" })).toEqual({
+    distance: 15,
+    inning_limit: 40,
+    shot_clock: { limit_s: 30, warn_s: 20, timeouts: 1 },
+  });
+  expect(configFromForm("one_cushion", { target: "10", innings: "", sets: "2" })).toEqual({ distance: 10, sets: { sets_to_win: 2, set_distance: 10 } });
+});
+
+test("shareable links", () => {
+  expect(parseRoute("")).toEqual({ view: "lobby" });
+  expect(parseRoute("#/table/abc_D-9")).toEqual({ view: "table", id: "abc_D-9" });
+  expect(parseRoute("#/replay/abc/3")).toEqual({ view: "replay", id: "abc", game: 3 });
+  expect(parseRoute("#/replay/abc")).toEqual({ view: "replay", id: "abc", game: null });
+});
+
+test("viewport: world and screen round-trip, landscape and portrait", () => {
+  const vp = new Viewport();
+  vp.fit([-0.1, -0.1, 2.64, 1.37], 1000, 600);
+  expect(vp.portrait).toBe(false);
+  const [sx, sy] = vp.toScreen(1.2, 0.3);
+  const [x, y] = vp.toWorld(sx, sy);
+  expect(x).toBeCloseTo(1.2, 12);
+  expect(y).toBeCloseTo(0.3, 12);
+  vp.fit([-0.1, -0.1, 2.64, 1.37], 400, 900);
+  expect(vp.portrait).toBe(true);
+  const [px, py] = vp.toScreen(0, 0);
+  const [qx, qy] = vp.toScreen(2.54, 0);
+  expect(qy).toBeLessThan(py); // the foot end is up
+  expect(qx).toBeCloseTo(px, 9);
+  const w = vp.toWorld(...vp.toScreen(2.0, 1.0));
+  expect(w[0]).toBeCloseTo(2.0, 12);
+  expect(w[1]).toBeCloseTo(1.0, 12);
+});
+
+test("every pocket of a pool preset has a mouth polygon from its jaws and facings", () => {
+  const mouths = pocketMouths(pool);
+  expect(mouths.map((m) => m.name).sort()).toEqual(["FL", "FR", "HL", "HR", "SL", "SR"]);
+  for (const m of mouths) expect(m.polygon.length).toBe(6);
+  expect(pocketMouths(carom)).toEqual([]);
+});

@@ -1,0 +1,107 @@
+/**
+ * The msgpack codec against the Python reference (protocol/): every server -> client message type
+ * decodes to the map the server built and survives encode -> decode unchanged; every client ->
+ * server message type built by the client's own builders is accepted by the server's validation
+ * (protocol.decode_client) and means exactly what the reference message means.
+ */
+import { describe, expect, test } from "vitest";
+import { decodeMessage, encodeMessage } from "../src/protocol/codec";
+import { INBOUND_TYPES, OUTBOUND_TYPES, STREAM_TYPES, out } from "../src/protocol/messages";
+import { ShotLog, clothOf, presetNames } from "../src/physics/shotlog";
+import { bytesToHex, hexToBytes, reference } from "./reference";
+
+const ref = reference("samples");
+
+test("the client knows exactly the reference's message types", () => {
+  expect([...OUTBOUND_TYPES].sort()).toEqual(ref.outbound_types);
+  expect([...INBOUND_TYPES].sort()).toEqual(ref.inbound_types);
+  expect(ref.outbound.map((m: any) => m.type).sort()).toEqual(ref.outbound_types);
+  expect(ref.inbound.map((m: any) => m.type).sort()).toEqual(ref.inbound_types);
+  for (const t of STREAM_TYPES) expect(ref.outbound_types).toContain(t);
+});
+
+const outCases: [string, any][] = ref.outbound.map((m: any) => [m.type, m]);
+
+describe.each(outCases)("server -> client %s", (_type: string, m: any) => {
+  test("decodes to the server's map", () => {
+    expect(decodeMessage(hexToBytes(m.hex))).toEqual(m.value);
+  });
+  test("round-trips through encode and decode", () => {
+    const once = decodeMessage(hexToBytes(m.hex));
+    expect(decodeMessage(encodeMessage(once))).toEqual(once);
+  });
+});
+
+test("a stroke's event log arrives as exact float64 and replays to its final layout", () => {
+  const snap = ref.outbound.find((m: any) => m.type === "table_snapshot");
+  const stroke = decodeMessage(hexToBytes(ref.outbound.find((m: any) => m.type === "stroke").hex)) as any;
+  const preset = decodeMessage(hexToBytes(snap.hex)).preset as any;
+  // (the decode test above already compares every number of the log exactly with the server's float64 values)
+  const log = ShotLog.fromWire(stroke.log, clothOf(preset), presetNames(preset));
+  expect(log.events.length).toBeGreaterThan(5);
+  const fin: number[] = stroke.log.final;
+  const end = log.at(log.duration() + 1);
+  for (let i = 0; i < fin.length; i += 4) {
+    const b = end.get(fin[i])!;
+    expect(b.s).toBe(fin[i + 1]);
+    expect(Math.abs(b.rx - fin[i + 2])).toBeLessThanOrEqual(1e-9);
+    expect(Math.abs(b.ry - fin[i + 3])).toBeLessThanOrEqual(1e-9);
+  }
+  // cushion and pocket ids resolve to the preset's names
+  const cushionEvents = log.events.filter((e) => e.kind === "ball_cushion");
+  for (const e of cushionEvents) expect(typeof e.cushion).toBe("string");
+});
+
+describe("client -> server", () => {
+  const tok = "y".repeat(24);
+  const built: Record<string, object> = {
+    hello: out.hello("Ann"),
+    ping: out.ping(3.25),
+    lobby_subscribe: out.lobbySubscribe(),
+    lobby_unsubscribe: out.lobbyUnsubscribe(),
+    quick_play: out.quickPlay("three_cushion", { distance: 2 }),
+    quick_play_cancel: out.quickPlayCancel(),
+    create_table: out.createTable("straight_pool", { target_points: 3, shot_clock: { limit_s: 30, extensions: 1 } }, true, 0),
+    join: out.join("t1", 1),
+    watch: out.watch("t1", 12),
+    leave: out.leave("t1", tok),
+    resume: out.resume("t1", tok, 14),
+    shot: out.shot("t1", tok, 1790000000123, { phi_deg: -12.345678, V0: 2.5, a: 0.1, b: -0.25, theta_deg: 5.0 }, { ball: 7, pocket: "FR" }, [0.5, 0.6]),
+    decision: out.decision("t1", tok, 1790000000124, "CHOOSE_BREAKER", 1),
+    resign: out.resign("t1", tok),
+    claim: out.claim("t1", tok),
+    rematch_offer: out.rematchOffer("t1", tok),
+    rematch_accept: out.rematchAccept("t1", tok),
+    chat: out.chat("t1", "hello \u00e9t\u00e9"),
+  };
+
+  test("a builder for every inbound type", () => {
+    expect(Object.keys(built).sort()).toEqual(ref.inbound_types);
+  });
+
+  const frames = ref.inbound_types.map((t: string) => bytesToHex(encodeMessage(built[t])));
+  const parsed: any[] = reference("parse", frames.join("\n"));
+
+  const inCases: [string, number][] = ref.inbound_types.map((t: string, i: number) => [t, i]);
+  test.each(inCases)("%s is accepted by the server and means the reference message", (t: string, i: number) => {
+    const want = ref.inbound.find((m: any) => m.type === t).value;
+    expect(parsed[i]).toEqual(want);
+    // and the client decodes its own frame back to what it built
+    expect(decodeMessage(encodeMessage(built[t]))).toEqual(JSON.parse(JSON.stringify(built[t])));
+  });
+
+  test("fields left undefined are omitted, null is sent", () => {
+    const m = decodeMessage(encodeMessage(out.watch("t1")));
+    expect(m).toEqual({ type: "watch", table: "t1" });
+    const c = decodeMessage(encodeMessage(out.createTable("libre", {}, false, null))) as any;
+    expect(c.seat).toBeNull();
+  });
+
+  test("the server names the field of an invalid stroke", () => {
+    const bad = out.shot("t1", tok, 1, { phi_deg: 0, V0: 11, a: 0, b: 0, theta_deg: 0 });
+    const tooMuchSpin = out.shot("t1", tok, 1, { phi_deg: 0, V0: 2, a: 0.4, b: 0.4, theta_deg: 0 });
+    const [r1, r2] = reference("parse", [bad, tooMuchSpin].map((m) => bytesToHex(encodeMessage(m))).join("\n"));
+    expect(r1).toEqual({ error: "bad_field", field: "stroke.V0" });
+    expect(r2).toEqual({ error: "bad_field", field: "stroke.a" });
+  });
+});
