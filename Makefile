@@ -60,3 +60,27 @@ clean:
 	rm -rf build *.egg-info
 	find physics rules -name '*.so' -delete -o -name '*.c' -delete
 	rm -f $(BUILT)
+
+# ----- browser client (client_web/: TypeScript + Vite) -------------------------------------------
+# `make run` builds it when a source changed; `make test` runs its unit tests (vitest) and the
+# browser end-to-end tests (tests/e2e, marker `browser`) in Debian's Chromium.
+CLIENT_SRC := $(shell find client_web/src -type f 2>/dev/null) client_web/index.html client_web/package.json \
+	client_web/package-lock.json client_web/vite.config.ts client_web/tsconfig.json
+.PHONY: client client-test
+
+client: client_web/dist/index.html
+
+client_web/node_modules/.package-lock.json: client_web/package-lock.json
+	cd client_web && npm ci --no-audit --no-fund
+
+client_web/dist/index.html: client_web/node_modules/.package-lock.json $(CLIENT_SRC)
+	cd client_web && npm run build
+
+client-test: build client_web/node_modules/.package-lock.json
+	cd client_web && npm test
+
+/usr/bin/chromium:
+	apt-get update && apt-get install -y chromium
+
+run: client_web/dist/index.html
+test: client-test client_web/dist/index.html /usr/bin/chromium
