@@ -500,6 +500,7 @@ class TableActor:
         session.send(O.seated(self.id, i, msg.token))
         self._catch_up(session, msg.v)
         if changed:
+            self._arm_clock()
             await self._broadcast_seats()
         self._check_idle()
 
@@ -548,6 +549,7 @@ class TableActor:
                 s.session = None
                 s.grace_until = time.time() + self.settings.grace_s
                 if not self.server.stopping:
+                    self._arm_clock()
                     await self._broadcast_seats()
         self._check_idle()
 
@@ -745,13 +747,18 @@ class TableActor:
         return None
 
     def _arm_clock(self) -> None:
-        """(Re)start the shot clock for the player to act, when the table has one and the game is on."""
+        """(Re)start the shot clock for the player to act, when the table has one and the game is on.
+
+        The clock runs only while that player is connected: a disconnected player is covered by
+        the grace period and the opponent's claim, and a restart never times anybody out.
+        """
         if self._clock_handle is not None:
             self._clock_handle.cancel()
             self._clock_handle = None
         limit = self._clock_limit()
         to_act = self.game.to_act
-        if limit is None or self.game.over or to_act is None or not self.both_seated() or self.closed:
+        if (limit is None or self.game.over or to_act is None or not self.both_seated() or self.closed
+                or self.seats[to_act].session is None):
             self.clock = None
             return
         deadline = time.time() + limit

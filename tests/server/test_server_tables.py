@@ -218,6 +218,11 @@ async def test_shot_clock_expiry_is_ruled_and_told(server):
     assert r["ruling"]["foul"] == "shot_clock" and r["ruling"]["scores"] == [-1, 0]
     assert r["clock"]["seat"] == r["state"]["to_act"] == 1
     assert metrics(server)['billar_rulings_total{cause="timeout"}'] >= 1
+    # the clock runs only while the player to act is connected
+    await b.close()
+    seats = await a.expect("seats", v=4)
+    assert seats["seats"][1]["connected"] is False
+    await a.silent(0.6)  # two clock periods: no time-out against the absent player
 
 
 async def test_leaving_closes_the_table_and_counters_return_to_zero(server):
