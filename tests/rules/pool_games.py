@@ -112,14 +112,28 @@ def _check_layout(g) -> None:
                 raise AccountingError(f"balls {a} and {b} overlap ({d})")
 
 
+def sim_off(sim) -> set:
+    return {e.balls[0] for e in sim.events if e.kind == "off_table"}
+
+
 class Ledger:
     """Accounts for every object ball and point independently of the referee."""
 
-    def __init__(self) -> None:
+    def __init__(self, g=None) -> None:
         self.in_pockets: set = set()
         self.scored = [0, 0]
         self.penalties = [0, 0]
         self.points_seen = [0, 0]
+        self.rack_scored = 0  # balls legally pocketed since the current rack was set (R27's AZ check)
+        self.racks_checked = 0
+        if g is not None and g.phase not in ("lag",) and g.layout():
+            self.in_pockets = OBJECT_BALLS - set(g.layout())
+            self.rack_scored = len(self.in_pockets)
+        if g is not None:  # a game set up mid-match: take its history as given
+            sb = g.scoreboard()["players"]
+            self.scored = [sb[0]["points"], sb[1]["points"]]
+            self.penalties = [self.scored[s] - g.scores[s] for s in (0, 1)]
+            self.points_seen = list(g.scores)
 
     def stroke(self, g, player: int, sim, ruling: dict) -> None:
         final_lay = {b: tuple(s.r) for b, s in sim.final.items() if s.state != "pocketed"}
@@ -129,6 +143,12 @@ class Ledger:
         if set(scored) - pocketed:
             raise AccountingError(f"scored {scored} but pocketed {sorted(pocketed)}")
         self.scored[player] += len(scored)
+        self.rack_scored += len(scored)
+        if ruling["rerack"] and ruling.get("call_fulfilled"):
+            left = sum(1 for b in final_lay if b != 0 and b not in sim_off(sim))
+            if self.rack_scored + left != 15:
+                raise AccountingError(f"rack: {self.rack_scored} balls scored and {left} left on the table")
+            self.racks_checked += 1
         self.after_action(g, ruling)
         lay = g.layout()
         moved = set(ruling["spotted"]) | set(ruling["placed"])
@@ -143,6 +163,8 @@ class Ledger:
                 raise AccountingError(f"ball {b} rests at {p} but the referee has it at {lay[b]}")
 
     def after_action(self, g, ruling: dict) -> None:
+        if ruling["rerack"]:
+            self.rack_scored = 0
         for b in ruling["spotted"]:
             self.in_pockets.discard(int(b))
         if ruling["rerack"]:
@@ -180,9 +202,9 @@ def play_game(seed: int, config: Optional[Dict] = None, max_actions: int = 5000,
     """
     rng = random.Random(seed)
     g = new_game("straight_pool", config or {}, seed=seed)
-    ledger = Ledger()
+    ledger = Ledger(g)
     rec = {"discipline": "straight_pool", "config": dict(config or {}), "seed": seed, "strokes": []} if record else None
-    counters: Dict[str, object] = {"strokes": 0, "rerack14": 0, "rerack15": 0, "fouls": {}, "breaks": 0, "lags": 0}
+    counters: Dict[str, object] = {"strokes": 0, "rerack14": 0, "rerack15": 0, "fouls": {}, "breaks": 0, "lags": 0, "ledger": ledger}
     ledger.check(g)
     for _ in range(max_actions):
         if g.over:
