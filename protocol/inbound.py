@@ -144,11 +144,12 @@ class Leave(Inbound):
 @inbound("resume")
 @dataclass(frozen=True)
 class Resume(Inbound):
-    """Bind this connection to the seat of ``token`` at ``table``; ``v`` is the last version seen."""
+    """Bind this connection to the seat of ``token`` at ``table``; ``v`` is the last version seen
+    (None: the client has no state, e.g. after a page reload, and gets a snapshot)."""
 
     table: str = _f(F.TABLE_ID)
     token: str = _f(F.TOKEN)
-    v: int = _f(F.VERSION, 0)
+    v: Optional[int] = _f(F.Nullable(F.VERSION), None)
 
 
 @inbound("shot")

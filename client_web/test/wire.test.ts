@@ -93,6 +93,9 @@ describe("client -> server", () => {
   test("fields left undefined are omitted, null is sent", () => {
     const m = decodeMessage(encodeMessage(out.watch("t1")));
     expect(m).toEqual({ type: "watch", table: "t1" });
+    // a client without state resumes without a version (and gets a snapshot)
+    const [r] = reference("parse", bytesToHex(encodeMessage(out.resume("t1", tok))));
+    expect(r).toEqual({ type: "resume", table: "t1", token: tok });
     const c = decodeMessage(encodeMessage(out.createTable("libre", {}, false, null))) as any;
     expect(c.seat).toBeNull();
   });

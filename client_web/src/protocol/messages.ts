@@ -70,7 +70,7 @@ export const out = {
   join: (table: string, seat?: number) => ({ type: "join", table, seat }),
   watch: (table: string, v?: number) => ({ type: "watch", table, v }),
   leave: (table: string, token?: string) => ({ type: "leave", table, token }),
-  resume: (table: string, token: string, v: number) => ({ type: "resume", table, token, v }),
+  resume: (table: string, token: string, v?: number) => ({ type: "resume", table, token, v }),
   shot: (table: string, token: string, seq: number, stroke: Stroke, call?: Call, cueBall?: Vec2) => ({
     type: "shot",
     table,

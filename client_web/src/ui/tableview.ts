@@ -159,7 +159,7 @@ export class TableView {
     this.attached = true;
     this.catchingUp = false;
     const v = this.model.loaded ? this.model.v : undefined;
-    if (this.seat) this.app.send(out.resume(this.id, this.seat.token, v ?? 0));
+    if (this.seat) this.app.send(out.resume(this.id, this.seat.token, v));
     else this.app.send(out.watch(this.id, v));
     if (this.pending) {
       // a stroke or decision sent just before the connection dropped is answered once by its seq
