@@ -8,7 +8,7 @@ forfeit ``{"player", "forfeit": reason}``; each also keeps ``ruling`` (the rulin
 
 Exported (``GET /records/<table>.json``)::
 
-    {"discipline", "config", "seed", "table", "game", "players", "result",
+    {"discipline", "config", "seed", "table", "game", "players", "result", "preset",
      "strokes": [{"player", "call", "cue_ball_position", "decision", "sim": SimResult.to_json()}, ...]}
 
 with lags, time-outs and forfeits as entries carrying ``"lag": true`` (and ``sim``),
@@ -58,7 +58,9 @@ def export(meta: Mapping[str, Any], entries: List[Mapping[str, Any]]) -> Dict[st
         if "ruling" in e:
             out["ruling"] = e["ruling"]  # the ruling given at the time: the replay reports any difference
         strokes.append(out)
+    preset = next((get_table(e["log"]["table"]).to_json() for e in entries if "log" in e), None)
     return {
+        "preset": preset,  # the table geometry (Table.to_json()) for clients that draw the replay
         "discipline": meta["discipline"],
         "config": meta["config"],
         "seed": meta["seed"],

@@ -82,8 +82,10 @@ def kitchen_placement(table: Table, layout: Dict[int, Tuple[float, float]], x_ma
 
 
 def play_straight_pool(A: ClientPage, B: ClientPage, watchers: Sequence[ClientPage], max_actions: int = 120,
-                       on_action: Optional[Callable[[int], None]] = None) -> Dict[str, Any]:
-    """Play a 14.1 game through the UI of pages A (seat 0) and B (seat 1) until it is over.
+                       on_action: Optional[Callable[[int], None]] = None,
+                       until: Optional[Callable[[Dict[str, Any]], bool]] = None) -> Dict[str, Any]:
+    """Play a 14.1 game through the UI of pages A (seat 0) and B (seat 1) until it is over (or
+    until ``until(state)`` holds before an action).
 
     Returns facts about what was exercised (decisions taken, calls made on the canvas, balls in
     hand placed by dragging, keyboard fine aims, strokes played).
@@ -96,7 +98,7 @@ def play_straight_pool(A: ClientPage, B: ClientPage, watchers: Sequence[ClientPa
         d = A.debug()
         v = d["modelV"]
         st = d["state"]
-        if st["over"]:
+        if st["over"] or (until is not None and until(st)):
             return facts
         table = get_table(d["preset"])
         legal = st["legal"]
