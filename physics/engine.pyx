@@ -73,7 +73,7 @@ cdef double MOUTH_REACH = 0.05     # m, how far in front of a pocket circle its 
 cdef int MAX_BALL_ID = 15
 SPACER = _SPACER
 PUSH_SPEED = 0.005                 # m/s, ball-ball closing speed below which a contact is a push
-MATHAVAN_STEPS = 24                # compression steps of the Mathavan 2010 integration
+MATHAVAN_STEPS = 8                 # compression steps of the Mathavan 2010 integration
 
 
 cdef struct EvRec:

@@ -21,8 +21,8 @@ slip at C: (v_x - w_y R, v_y + w_x R), direction phi'. Per unit normal impulse (
 Compression runs until v_y = 0 (work W_c), restitution until the work released is e^2 W_c.
 
 Integration (ours): a fixed number of midpoint (second-order Runge-Kutta) steps per phase
-(``steps`` for the compression, about e * steps for the restitution), each phase ending
-exactly by interpolating the last step. Where a slip speed falls below what one step of full
+(``steps`` for the compression, about e * steps for the restitution; the simulator uses 8),
+each phase ending exactly by interpolating the last step. Where a slip speed falls below what one step of full
 friction would remove, the friction there is scaled down in proportion (a regularised Coulomb
 law), so the slip settles at zero (rolling contact) instead of chattering.
 """
@@ -32,34 +32,32 @@ from libc.math cimport sqrt
 
 cdef inline void _rate(const double* X, double* k, double R, double sn, double cs,
                        double mu_w, double mu_s, double reg_w, double reg_s) noexcept nogil:
-    """d(state)/dP for state X = (v_x, v_y, w_x, w_y, w_z, W)."""
-    cdef double xi = X[0] + X[3] * R * sn - X[4] * R * cs
-    cdef double yi = -X[1] * sn + X[2] * R
+    """d(state)/dP for state X = (v_x, v_y, w_x, w_y, w_z, W).
+
+    fw_c, fw_s are mu_w cos(phi), mu_w sin(phi) (regularised), fs_c, fs_s the same at the cloth.
+    """
+    cdef double xi = X[0] + (X[3] * sn - X[4] * cs) * R
+    cdef double yi = X[2] * R - X[1] * sn
     cdef double xc = X[0] - X[3] * R
     cdef double yc = X[1] + X[2] * R
     cdef double si = sqrt(xi * xi + yi * yi)
     cdef double sc = sqrt(xc * xc + yc * yc)
-    cdef double cphi = 0.0, sphi = 0.0, cphc = 0.0, sphc = 0.0
-    cdef double fw, fs, nc, q
+    cdef double fw_c = 0.0, fw_s = 0.0, fs_c = 0.0, fs_s = 0.0, q, nc
     if si > 0.0:
-        fw = mu_w * (si / reg_w if si < reg_w else 1.0)
-        cphi = xi / si
-        sphi = yi / si
-    else:
-        fw = 0.0
+        q = (mu_w / reg_w if si < reg_w else mu_w / si)
+        fw_c = q * xi
+        fw_s = q * yi
     if sc > 0.0:
-        fs = mu_s * (sc / reg_s if sc < reg_s else 1.0)
-        cphc = xc / sc
-        sphc = yc / sc
-    else:
-        fs = 0.0
-    nc = sn + fw * sphi * cs          # table normal force per unit P
+        q = (mu_s / reg_s if sc < reg_s else mu_s / sc)
+        fs_c = q * xc
+        fs_s = q * yc
+    nc = sn + fw_s * cs          # table normal force per unit P
     q = 2.5 / R
-    k[0] = -(fw * cphi + fs * cphc * nc)
-    k[1] = -(cs - fw * sn * sphi + fs * sphc * nc)
-    k[2] = -q * (fw * sphi + fs * sphc * nc)
-    k[3] = -q * (fw * cphi * sn - fs * cphc * nc)
-    k[4] = q * fw * cphi * cs
+    k[0] = -(fw_c + fs_c * nc)
+    k[1] = -(cs - fw_s * sn + fs_s * nc)
+    k[2] = -q * (fw_s + fs_s * nc)
+    k[3] = -q * (fw_c * sn - fs_c * nc)
+    k[4] = q * fw_c * cs
     k[5] = X[1] * cs
 
 
@@ -126,7 +124,7 @@ cdef void mathavan_2010(BallS* b, double ox, double oy, double R, double h, doub
     b.wz = X[4]
 
 
-def resolve(v, w, normal, double R, double h, double e, double mu_w, double mu_s, int steps=24):
+def resolve(v, w, normal, double R, double h, double e, double mu_w, double mu_s, int steps=8):
     """Python access (tests, validation): post-impact ``(v, w)`` of a ball hitting a cushion.
 
     ``v`` (vx, vy) m/s, ``w`` (wx, wy, wz) rad/s, ``normal`` the unit normal from the ball
