@@ -129,6 +129,18 @@ def test_two_players_and_a_spectator_play_14_1(browser, live_server, artifacts):
     A.page.click("#replay-btn")
     A.page.wait_for_function("() => window.billar.table.debug().busy")
     A.page.click("#skip-btn")
-    assert A.page.get_attribute("#replay-link", "href").endswith(f"#/replay/{tid}/1")
+    replay = A.page.get_attribute("#replay-link", "href")
+    assert replay.endswith(f"#/replay/{tid}/1")
+    # the finished game's replay link plays the recorded strokes (a spectator opens it)
+    S.page.goto(replay)
+    S.page.wait_for_function("() => document.querySelectorAll('.stroke-list li').length > 0", timeout=15000)
+    n_entries = S.page.locator(".stroke-list li").count()
+    assert n_entries >= facts["strokes"] + len(facts["decisions"])
+    assert "Ann vs Bob" in S.page.inner_text("[data-testid=replay-status]")
+    S.page.locator(".stroke-list li button").last.click()
+    S.page.wait_for_function(
+        "s => document.querySelector('[data-testid=replay-scores]').textContent.includes(s)",
+        arg=f"{result['scores'][0]} : {result['scores'][1]}", timeout=60000)
+    S.page.screenshot(path=os.path.join(artifacts, "replay-14-1.png"))
     for p in (A, B, S):
         assert not p.errors, f"{p.name}: {p.errors}"
