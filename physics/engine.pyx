@@ -807,9 +807,30 @@ cdef object _ball_state(const BallS* b, list names):
     o = _object_new(BallState)
     PyObject_GenericSetAttr(o, "state", names[b.s])
     PyObject_GenericSetAttr(o, "r", (b.rx, b.ry))
-    PyObject_GenericSetAttr(o, "v", (b.vx, b.vy))
-    PyObject_GenericSetAttr(o, "w", (b.wx, b.wy, b.wz))
+    if b.s == STATIONARY or b.s == POCKETED:
+        # at rest: v and w are exactly zero (classify / the pocket set them so); share the tuples
+        PyObject_GenericSetAttr(o, "v", _ZERO2)
+        PyObject_GenericSetAttr(o, "w", _ZERO3)
+    else:
+        PyObject_GenericSetAttr(o, "v", (b.vx, b.vy))
+        PyObject_GenericSetAttr(o, "w", (b.wx, b.wy, b.wz))
     return o
+
+
+cdef tuple _ZERO2 = (0.0, 0.0)
+cdef tuple _ZERO3 = (0.0, 0.0, 0.0)
+cdef list _STATE_NAMES = list(STATE_NAMES)
+cdef tuple _KIND_NAMES = EVENT_KIND_NAMES
+
+
+cdef object _at_rest(double x, double y):
+    """A ball at rest at (x, y): what BallState.at_rest gives, built the fast way."""
+    cdef BallS b
+    memset(&b, 0, sizeof(BallS))
+    b.rx = x
+    b.ry = y
+    b.s = STATIONARY
+    return _ball_state(&b, _STATE_NAMES)
 
 
 cdef object _event(double t, str kind, tuple balls, object cushion, object pocket, dict states):
@@ -1024,6 +1045,9 @@ def run(TableGeometry g, list ids, list xs, list ys, list shots, int ball_model,
     cdef int i, k, nb = len(ids), rc, e, n
     cdef double cph, sph
     cdef BallS* b
+    cdef list names, last, events
+    cdef tuple kinds, cushion_names, pocket_names
+    cdef dict states
     cdef EvRec* ev
     cdef StRec* st
     if s == NULL:
@@ -1069,17 +1093,24 @@ def run(TableGeometry g, list ids, list xs, list ys, list shots, int ball_model,
             raise MemoryError()
         if not build:  # benchmarks: the event loop alone
             return s.log.nev
-        names = list(STATE_NAMES)
-        kinds = EVENT_KIND_NAMES
+        names = _STATE_NAMES
+        kinds = _KIND_NAMES
         cushion_names = g.cushion_names
         pocket_names = g.pocket_names
+        # each ball's latest BallState object: the final layout reuses them (they are immutable)
+        last = [None] * nb
+        for i in range(nb):
+            last[i] = _at_rest(xs[i], ys[i])
+        initial = {ids[i]: last[i] for i in range(nb)}
         events = []
         for e in range(s.log.nev):
             ev = &s.log.ev[e]
             states = {}
             for k in range(ev.s0, ev.s0 + ev.ns):
                 st = &s.log.st[k]
-                states[ids[st.ball]] = _ball_state(&st.st, names)
+                obj = _ball_state(&st.st, names)
+                states[ids[st.ball]] = obj
+                last[st.ball] = obj
             if ev.kind == EV_CAP:
                 balls = tuple(states)
             elif ev.b2 >= 0:
@@ -1090,8 +1121,7 @@ def run(TableGeometry g, list ids, list xs, list ys, list shots, int ball_model,
                                  cushion_names[ev.obj] if ev.kind == EV_BALL_CUSHION else None,
                                  pocket_names[ev.obj] if ev.kind == EV_BALL_POCKET else None,
                                  states))
-        initial = {ids[i]: BallState("stationary", (xs[i], ys[i])) for i in range(nb)}
-        final = {ids[i]: _ball_state(&s.b[i], names) for i in range(nb)}
+        final = {ids[i]: last[i] for i in range(nb)}
         result = SimResult(g.table, initial, events, final, rc == 1)
         if not snapshots:
             return result
