@@ -9,19 +9,23 @@ timings as JSON (see that file for the frame translation: both engines see the s
 geometry, ball constants, cue and shots, and the same cushion model).
 
 Both engines first run every shot once, untimed (numba compiles or loads its kernels then; no
-JIT time is counted). Then each shot is simulated ``--repeats`` times (``--break-repeats`` for
-the one-shot break workloads); billar does this twice, before and after pooltool, and pools the
-runs (a change of machine load during the run then weighs on both engines). A shot's time is
-the median of its runs, and a workload's figure is the median over its shots. Times are wall-clock (``time.perf_counter``) around the
+JIT time is counted). Then, shot by shot, billar simulates the shot ``--repeats`` times
+(``--break-repeats`` for the one-shot break workloads), pooltool as many times, and billar again
+(its runs pooled): the two engines' timings of a shot lie milliseconds apart, so a change of
+machine load weighs on both. A shot's time is the median of its runs, and a workload's figure is
+the median over its shots. Times are wall-clock (``time.perf_counter``) around the
 engine's simulate call only: for billar ``physics.simulate(table, balls, Shot(...))``
 (validation and the ``SimResult`` included), for pooltool ``pt.simulate(system, engine,
 inplace=True)`` on a prepared ``System``.
 
 Printed (Markdown): per workload the median wall time per shot for each engine, the speed-up
-(pooltool / billar; goal >= 100), the median events per shot for each, and the median cost per
-event (wall time / events, per shot) with its ratio, since the two engines need not produce the
-same number of events. A second table says how far the engines agree on these shots (same
-first contact of the cue ball; balls ending within 1 cm of each other).
+(pooltool / billar; goal >= 100), the same ratio in process CPU time (``time.process_time``:
+on a loaded machine a 20 ms pooltool run is preempted where a 30 us billar run is not, which
+inflates the wall-time ratio; the CPU-time ratio is not), the median events per shot for each,
+and the median cost per event (CPU time / events, per shot) with its ratio, since the two
+engines need not produce the same number of events. A second table says how far the engines
+agree on these shots (same first contact of the cue ball; balls ending within 1 cm of each
+other; median distance between final positions).
 
 Usage::
 
@@ -123,7 +127,6 @@ def build_request(selected: Dict[str, list], args) -> dict:
                 "billar_cushion_model": cushion_model_for(table_name, args),
                 "ball_model": args.ball_model,
                 "max_events": args.max_events,
-                "repeats": repeats_for(shots, args),
                 "shots": [{"balls": {str(k): list(v) for k, v in balls.items()}, "shot": shot} for _, balls, shot in shots],
             }
         )
@@ -141,25 +144,59 @@ def repeats_for(shots: list, args) -> int:
 # ----- pooltool (subprocess) -----------------------------------------------------------------
 
 
-def run_pooltool(request: dict, python: Path, timeout: float) -> dict:
-    """Run bench/pooltool_side.py under ``python`` with HOME in a temporary directory."""
-    if not python.exists():
-        raise SystemExit(f"pooltool environment missing: {python} (run `make bench-pooltool` first)")
-    with tempfile.TemporaryDirectory(prefix="billar-bench-home-") as home:
-        env = dict(os.environ, HOME=home, BILLAR_BENCH_TMP_HOME="1", PYTHONDONTWRITEBYTECODE="1")
+class PooltoolSide:
+    """bench/pooltool_side.py running under ``python`` with HOME in a temporary directory.
+
+    Opening it sends the request and waits for pooltool's untimed warm-up pass; :meth:`shot`
+    then times one shot. Use as a context manager (the subprocess ends with it).
+    """
+
+    def __init__(self, request: dict, python: Path, timeout: float):
+        if not python.exists():
+            raise SystemExit(f"pooltool environment missing: {python} (run `make bench-pooltool` first)")
+        self._home = tempfile.TemporaryDirectory(prefix="billar-bench-home-")
+        env = dict(os.environ, HOME=self._home.name, BILLAR_BENCH_TMP_HOME="1", PYTHONDONTWRITEBYTECODE="1")
         env.pop("PYTHONPATH", None)
-        proc = subprocess.run(
+        self._stderr = tempfile.TemporaryFile(mode="w+")
+        self.proc = subprocess.Popen(
             [str(python), str(HERE / "pooltool_side.py")],
-            input=json.dumps(request),
-            capture_output=True,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._stderr,
             text=True,
             env=env,
-            cwd=home,
-            timeout=timeout,
+            cwd=self._home.name,
         )
-    if proc.returncode != 0:
-        raise SystemExit(f"pooltool side failed (exit {proc.returncode}):\n{proc.stderr[-4000:]}")
-    return json.loads(proc.stdout.strip().splitlines()[-1])
+        self.timeout = timeout
+        self.meta = self._ask(request)
+
+    def _ask(self, obj: dict) -> dict:
+        try:
+            self.proc.stdin.write(json.dumps(obj) + "\n")
+            self.proc.stdin.flush()
+            line = self.proc.stdout.readline()
+        except (BrokenPipeError, OSError):
+            line = ""
+        if not line:
+            self.proc.wait(timeout=self.timeout)
+            self._stderr.seek(0)
+            raise SystemExit(f"pooltool side failed (exit {self.proc.returncode}):\n{self._stderr.read()[-4000:]}")
+        return json.loads(line)
+
+    def shot(self, workload: int, shot: int, repeats: int) -> dict:
+        return self._ask({"workload": workload, "shot": shot, "repeats": repeats})
+
+    def __enter__(self) -> "PooltoolSide":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        try:
+            self.proc.stdin.close()
+            self.proc.wait(timeout=60)
+        except (OSError, subprocess.TimeoutExpired):
+            self.proc.kill()
+        self._stderr.close()
+        self._home.cleanup()
 
 
 # ----- billar (this process) -----------------------------------------------------------------
@@ -196,58 +233,87 @@ def _first_contact(res, cue_ball: int):
     return None
 
 
-def run_billar(selected: Dict[str, list], args) -> dict:
-    """billar's side of the benchmark, in the same reply shape as pooltool_side.py."""
-    simulate, Shot = _billar_api()
+def billar_shot(api, table_name: str, balls: dict, shot: dict, repeats: int, args) -> dict:
+    """Simulate one shot with billar ``repeats`` times; the record has pooltool_side.py's shape."""
+    simulate, Shot = api
+    table = get_table(table_name)
+    rec = {"wall_s": [], "cpu_s": [], "events": 0, "duration_s": 0.0, "capped": False, "first_contact": None, "final": {}, "error": None}
+    try:
+        s = Shot(**shot)
+        model = cushion_model_for(table_name, args)
+        res = None
+        for _ in range(max(1, repeats)):
+            c0 = time.process_time()
+            t0 = time.perf_counter()
+            res = simulate(table, balls, s, cushion_model=model, ball_model=args.ball_model, max_events=args.max_events)
+            t1 = time.perf_counter()
+            rec["cpu_s"].append(time.process_time() - c0)
+            rec["wall_s"].append(t1 - t0)
+        rec["events"] = len(res.events)
+        rec["duration_s"] = float(res.events[-1].t) if res.events else 0.0
+        rec["capped"] = bool(getattr(res, "capped", False))
+        rec["first_contact"] = _first_contact(res, int(shot["cue_ball"]))
+        rec["final"] = _final_layout(res)
+    except Exception as exc:  # reported in the table, not hidden
+        rec["error"] = f"{type(exc).__name__}: {exc}"
+    return rec
 
-    def one_workload(name: str, shots: list, timed: bool) -> dict:
-        repeats = repeats_for(shots, args) if timed else 1
-        recs = []
-        for table_name, balls, shot in shots:
-            table = get_table(table_name)
-            rec = {"wall_s": [], "events": 0, "duration_s": 0.0, "capped": False, "first_contact": None, "final": {}, "error": None}
-            try:
-                s = Shot(**shot)
-                model = cushion_model_for(table_name, args)
-                res = None
-                for _ in range(repeats):
-                    t0 = time.perf_counter()
-                    res = simulate(table, balls, s, cushion_model=model, ball_model=args.ball_model, max_events=args.max_events)
-                    rec["wall_s"].append(time.perf_counter() - t0)
-                rec["events"] = len(res.events)
-                rec["duration_s"] = float(res.events[-1].t) if res.events else 0.0
-                rec["capped"] = bool(getattr(res, "capped", False))
-                rec["first_contact"] = _first_contact(res, int(shot["cue_ball"]))
-                rec["final"] = _final_layout(res)
-            except Exception as exc:  # reported in the table, not hidden
-                rec["error"] = f"{type(exc).__name__}: {exc}"
-            recs.append(rec)
-        return {"name": name, "shots": recs}
 
-    t0 = time.perf_counter()
-    for name, shots in selected.items():
-        one_workload(name, shots, timed=False)
-    warmup = time.perf_counter() - t0
-    return {"warmup_s": warmup, "workloads": [one_workload(n, s, timed=True) for n, s in selected.items()]}
+def run_both(selected: Dict[str, list], request: dict, args):
+    """Time every shot: billar, then pooltool, then billar again (billar's runs pooled).
+
+    Each pooltool timing thus sits between two billar timings of the same shot a few
+    milliseconds away, so both engines see the same machine load. Returns the two replies
+    ``{"warmup_s", "workloads": [{"name", "shots": [record]}]}`` (pooltool's with its versions);
+    billar's is None with ``--pooltool-only``.
+    """
+    api = None if args.pooltool_only else _billar_api()
+    with PooltoolSide(request, args.pooltool_python, args.timeout) as side:
+        pooltool = dict(side.meta, workloads=[])
+        billar = None
+        if api is not None:
+            t0 = time.perf_counter()
+            for shots in selected.values():
+                for table_name, balls, shot in shots:
+                    billar_shot(api, table_name, balls, shot, 1, args)
+            billar = {"warmup_s": time.perf_counter() - t0, "workloads": []}
+        for wi, (name, shots) in enumerate(selected.items()):
+            repeats = repeats_for(shots, args)
+            b_recs, p_recs = [], []
+            for si, (table_name, balls, shot) in enumerate(shots):
+                if api is not None:
+                    before = billar_shot(api, table_name, balls, shot, repeats, args)
+                p_recs.append(side.shot(wi, si, repeats))
+                if api is not None:
+                    after = billar_shot(api, table_name, balls, shot, repeats, args)
+                    before["wall_s"].extend(after["wall_s"])
+                    before["cpu_s"].extend(after["cpu_s"])
+                    b_recs.append(before)
+            pooltool["workloads"].append({"name": name, "shots": p_recs})
+            if billar is not None:
+                billar["workloads"].append({"name": name, "shots": b_recs})
+    return billar, pooltool
 
 
 # ----- figures -------------------------------------------------------------------------------
 
 
 def shot_stats(shots: List[dict]) -> dict:
-    """Medians over the shots that ran without error: wall time (s), events, s per event."""
+    """Medians over the shots that ran without error: wall time (s), CPU time (s), events, CPU s per event."""
     ok = [s for s in shots if s["error"] is None and s["wall_s"]]
     if not ok:
-        return {"n": 0, "errors": len(shots), "capped": 0, "wall": math.nan, "events": math.nan, "per_event": math.nan}
+        return {"n": 0, "errors": len(shots), "capped": 0, "wall": math.nan, "cpu": math.nan, "events": math.nan, "per_event": math.nan}
     walls = [statistics.median(s["wall_s"]) for s in ok]
+    cpus = [statistics.median(s["cpu_s"]) for s in ok]
     return {
+        "cpu": statistics.median(cpus),
         "n": len(ok),
         "errors": len(shots) - len(ok),
         "capped": sum(1 for s in ok if s["capped"]),
         "wall": statistics.median(walls),
         "events": statistics.median(s["events"] for s in ok),
         "mean_events": statistics.fmean(s["events"] for s in ok),
-        "per_event": statistics.median(w / max(s["events"], 1) for w, s in zip(walls, ok)),
+        "per_event": statistics.median(c / max(s["events"], 1) for c, s in zip(cpus, ok)),
     }
 
 
@@ -327,16 +393,16 @@ def render(info: dict, request: dict, billar: Optional[dict], pooltool: dict, ar
     )
     warm_b = f"billar {billar['warmup_s']:.2f} s, " if billar else ""
     lines.append(
-        f"Per shot: median of {args.repeats} runs ({args.break_repeats} for a break; billar: twice that, before and after pooltool), "
+        f"Per shot: median of {args.repeats} runs ({args.break_repeats} for a break; billar: twice that, right before and after pooltool's), "
         f"then the median over the shots; "
         f"untimed warm-up pass first ({warm_b}pooltool {pooltool['warmup_s']:.1f} s incl. numba JIT)."
     )
     lines.append("")
     lines.append(
-        "| workload | shots | billar ms/shot | pooltool ms/shot | speed-up | billar events/shot | pooltool events/shot "
-        "| billar us/event | pooltool us/event | per-event speed-up |"
+        "| workload | shots | billar ms/shot | pooltool ms/shot | speed-up | speed-up in CPU time | billar events/shot "
+        "| pooltool events/shot | billar CPU us/event | pooltool CPU us/event | per-event speed-up |"
     )
-    lines.append("|---|---|---|---|---|---|---|---|---|---|")
+    lines.append("|---|---|---|---|---|---|---|---|---|---|---|")
     notes = []
     agree_rows = []
     b_by_name = {w["name"]: w for w in billar["workloads"]} if billar else {}
@@ -347,12 +413,13 @@ def render(info: dict, request: dict, billar: Optional[dict], pooltool: dict, ar
         if billar:
             sb = shot_stats(b_by_name[name]["shots"])
         else:
-            sb = {"n": 0, "errors": 0, "capped": 0, "wall": math.nan, "events": math.nan, "per_event": math.nan}
+            sb = {"n": 0, "errors": 0, "capped": 0, "wall": math.nan, "cpu": math.nan, "events": math.nan, "per_event": math.nan}
         speed = _ratio(sp["wall"], sb["wall"])
         if billar and not math.isnan(sb["wall"]) and not math.isnan(sp["wall"]) and sp["wall"] / sb["wall"] < GOAL:
             speed += " (below 100x)"
         lines.append(
-            f"| {name} | {len(wpt['shots'])} | {_ms(sb['wall'])} | {_ms(sp['wall'])} | {speed} | {_events(sb)} | {_events(sp)} "
+            f"| {name} | {len(wpt['shots'])} | {_ms(sb['wall'])} | {_ms(sp['wall'])} | {speed} | {_ratio(sp['cpu'], sb['cpu'])} "
+            f"| {_events(sb)} | {_events(sp)} "
             f"| {_us(sb['per_event'])} | {_us(sp['per_event'])} | {_ratio(sp['per_event'], sb['per_event'])} |"
         )
         for who, st in (("billar", sb), ("pooltool", sp)):
@@ -412,15 +479,7 @@ def main(argv=None) -> int:
 
     info = machine_info()
     request = build_request(selected, args)
-    # billar is timed before and after pooltool (its runs pooled per shot), so that a change
-    # of load on the machine during the run does not fall on one engine only.
-    billar = None if args.pooltool_only else run_billar(selected, args)
-    pooltool = run_pooltool(request, args.pooltool_python, args.timeout)
-    if billar is not None:
-        after = run_billar(selected, args)
-        for w_before, w_after in zip(billar["workloads"], after["workloads"]):
-            for s_before, s_after in zip(w_before["shots"], w_after["shots"]):
-                s_before["wall_s"].extend(s_after["wall_s"])
+    billar, pooltool = run_both(selected, request, args)
     print(render(info, request, billar, pooltool, args))
     if args.json:
         args.json.write_text(json.dumps({"machine": info, "request": request, "billar": billar, "pooltool": pooltool}))

@@ -1,11 +1,13 @@
 """The pooltool 0.6.0 side of the physics benchmark (runs inside ``.venv-pooltool`` only).
 
-``bench/physics_vs_pooltool.py`` starts this script with ``.venv-pooltool/bin/python``, writes
-one JSON request to its standard input and reads one JSON reply from its standard output.
-Nothing of billar is imported here (pooltool and billar never share an interpreter), so the
-request carries everything: the table geometry in billar's frame and the shots.
+``bench/physics_vs_pooltool.py`` starts this script with ``.venv-pooltool/bin/python`` and talks
+to it in JSON lines over its standard input and output, so that it can time each shot of
+pooltool right between two timings of the same shot by billar (both engines then run under the
+same machine load). Nothing of billar is imported here (pooltool and billar never share an
+interpreter), so the opening request carries everything: the table geometry in billar's frame
+and the shots.
 
-Request::
+Opening request (one line)::
 
     {"warmup": true,
      "workloads": [{"name": str,
@@ -18,23 +20,27 @@ Request::
                               "pockets": [{"name", "centre": [x, y], "radius": m}]},
                     "cushion_model": "han_2005"|"mathavan_2010"|"stronge_compliant",
                     "ball_model": "frictional_inelastic"|"frictionless_elastic",
-                    "max_events": int, "repeats": int,
+                    "max_events": int,
                     "shots": [{"balls": {"<id>": [x, y]},
                                "shot": {"cue_ball": int, "phi_deg": deg, "V0": m/s,
                                         "a": R-fraction, "b": R-fraction, "theta_deg": deg}}]}]}
 
-Reply::
+Answer, after an untimed pass over every shot (numba JIT)::
 
-    {"pooltool": "0.6.0", "numba": str, "warmup_s": s,
-     "workloads": [{"name": str, "shots": [{"wall_s": [s per repeat], "events": int,
-                    "duration_s": s, "capped": bool, "first_contact": [kind, what] | null,
-                    "final": {"<id>": [x, y] | null}, "error": str | null}]}]}
+    {"pooltool": "0.6.0", "numba": str, "numpy": str, "python": str, "warmup_s": s}
+
+Then, per line ``{"workload": index, "shot": index, "repeats": n}``, one line::
+
+    {"wall_s": [s per repeat], "cpu_s": [process CPU s per repeat], "events": int, "duration_s": s, "capped": bool,
+     "first_contact": [kind, what] | null, "final": {"<id>": [x, y] | null}, "error": str | null}
+
+The script ends at the end of its input.
 
 ``events`` counts the physical events of the shot (the strike, collisions, pocketings and
 motion transitions), as billar's log does: pooltool's two ``NONE`` markers (start and end of
-the simulation) are left out. ``first_contact`` is the cue ball's first collision after the strike in billar's terms:
-``["ball", id]``, ``["cushion", name]`` or ``["pocket", name]``. ``final`` gives each ball's
-resting position in billar's frame (``null`` for a pocketed ball).
+the simulation) are left out. ``first_contact`` is the cue ball's first collision after the
+strike in billar's terms: ``["ball", id]``, ``["cushion", name]`` or ``["pocket", name]``.
+``final`` gives each ball's resting position in billar's frame (``null`` for a pocketed ball).
 
 Frame and sign translation (checked against pooltool 0.6.0's installed source):
 
@@ -264,60 +270,80 @@ def final_layout(system: pt.System, tj: dict) -> dict:
 # ----- running ----------------------------------------------------------------------------
 
 
-def _simulate_once(template: pt.System, engine: PhysicsEngine, max_events: int):
-    system = template.copy()
-    t0 = time.perf_counter()
-    pt.simulate(system, engine=engine, inplace=True, max_events=max_events)
-    return time.perf_counter() - t0, system
+class Workload:
+    """One workload of the opening request, with its pooltool table, engine and shot systems built once."""
 
+    def __init__(self, wl: dict):
+        self.name = wl["name"]
+        self.tj = wl["table"]
+        self.table = build_table(self.tj)
+        self.engine = build_engine(wl.get("cushion_model", "han_2005"), wl.get("ball_model", "frictional_inelastic"))
+        self.max_events = int(wl.get("max_events", 5000))
+        self.shots = wl["shots"]
+        self._templates: dict = {}
 
-def run_workload(wl: dict, timed: bool) -> dict:
-    tj = wl["table"]
-    table = build_table(tj)
-    engine = build_engine(wl.get("cushion_model", "han_2005"), wl.get("ball_model", "frictional_inelastic"))
-    max_events = int(wl.get("max_events", 5000))
-    repeats = max(1, int(wl.get("repeats", 1))) if timed else 1
-    shots = []
-    for item in wl["shots"]:
-        rec = {"wall_s": [], "events": 0, "duration_s": 0.0, "capped": False, "first_contact": None, "final": {}, "error": None}
+    def template(self, i: int) -> pt.System:
+        t = self._templates.get(i)
+        if t is None:
+            item = self.shots[i]
+            t = self._templates[i] = build_system(self.table, self.tj, item["balls"], item["shot"])
+        return t
+
+    def run_shot(self, i: int, repeats: int) -> dict:
+        """Simulate shot ``i`` ``repeats`` times on fresh copies; wall and CPU time around ``pt.simulate`` only."""
+        rec = {"wall_s": [], "cpu_s": [], "events": 0, "duration_s": 0.0, "capped": False, "first_contact": None, "final": {}, "error": None}
         try:
-            template = build_system(table, tj, item["balls"], item["shot"])
+            template = self.template(i)
             system = None
-            for _ in range(repeats):
-                wall, system = _simulate_once(template, engine, max_events)
-                rec["wall_s"].append(wall)
+            for _ in range(max(1, repeats)):
+                system = template.copy()
+                c0 = time.process_time()
+                t0 = time.perf_counter()
+                pt.simulate(system, engine=self.engine, inplace=True, max_events=self.max_events)
+                t1 = time.perf_counter()
+                rec["cpu_s"].append(time.process_time() - c0)
+                rec["wall_s"].append(t1 - t0)
             rec["events"] = sum(1 for ev in system.events if ev.event_type != EventType.NONE)
             rec["duration_s"] = float(system.t)
-            rec["capped"] = bool(max_events and rec["events"] > max_events)
-            rec["first_contact"] = first_contact(system, tj["kind"])
-            rec["final"] = final_layout(system, tj)
+            rec["capped"] = bool(self.max_events and rec["events"] > self.max_events)
+            rec["first_contact"] = first_contact(system, self.tj["kind"])
+            rec["final"] = final_layout(system, self.tj)
         except Exception as exc:  # a pooltool failure is a result to report, not a crash of the bench
             rec["error"] = f"{type(exc).__name__}: {exc}"
-        shots.append(rec)
-    return {"name": wl["name"], "shots": shots}
+        return rec
+
+
+def _send(obj) -> None:
+    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.flush()
 
 
 def main() -> None:
-    request = json.load(sys.stdin)
-    workloads = request["workloads"]
+    opening = json.loads(sys.stdin.readline())
+    workloads = [Workload(wl) for wl in opening["workloads"]]
     warmup_s = 0.0
-    if request.get("warmup", True):
+    if opening.get("warmup", True):
         # numba compiles (or loads from its cache) each kernel on first use: run every shot
-        # once, untimed, so that no JIT time is counted below.
+        # once, untimed, so that no JIT time is counted later.
         t0 = time.perf_counter()
-        for wl in workloads:
-            run_workload(wl, timed=False)
+        for w in workloads:
+            for i in range(len(w.shots)):
+                w.run_shot(i, 1)
         warmup_s = time.perf_counter() - t0
-    reply = {
-        "pooltool": pt.__version__,
-        "numba": numba.__version__,
-        "numpy": np.__version__,
-        "python": sys.version.split()[0],
-        "warmup_s": warmup_s,
-        "workloads": [run_workload(wl, timed=True) for wl in workloads],
-    }
-    json.dump(reply, sys.stdout)
-    sys.stdout.write("\n")
+    _send(
+        {
+            "pooltool": pt.__version__,
+            "numba": numba.__version__,
+            "numpy": np.__version__,
+            "python": sys.version.split()[0],
+            "warmup_s": warmup_s,
+        }
+    )
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        ask = json.loads(line)
+        _send(workloads[int(ask["workload"])].run_shot(int(ask["shot"]), int(ask.get("repeats", 1))))
 
 
 if __name__ == "__main__":
