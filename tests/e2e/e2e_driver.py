@@ -29,7 +29,7 @@ class ClientPage:
         self.base_url = base_url
         self.name = name
         self.errors: list = []
-        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.on("pageerror", lambda e: self.errors.append(f"{e} {getattr(e, 'stack', '')}"))
 
     # ----- navigation ------------------------------------------------------------------------
     def open(self, hash_: str = "#/") -> None:
@@ -141,6 +141,36 @@ class ClientPage:
             m.move(s["x"] + (t["x"] - s["x"]) * k / 10, s["y"] + (t["y"] - s["y"]) * k / 10)
         m.up()
         return tuple(self.page.evaluate("window.billar.table.placementNow"))
+
+    def aim_by_drag(self, x: float, y: float) -> float:
+        """Aim by dragging on the felt toward the table point (x, y) m; returns the aim angle set."""
+        t = self.page.evaluate("([x, y]) => window.billar.table.pointOnScreen(x, y)", [x, y])
+        m = self.page.mouse
+        m.move(t["x"] + 40, t["y"] + 40)
+        m.down()
+        for k in range(1, 9):
+            m.move(t["x"] + 40 * (1 - k / 8), t["y"] + 40 * (1 - k / 8))
+        m.up()
+        return self.stroke_values()["phi"]
+
+    def pull_back_shot(self, power: float) -> None:
+        """Press on the cue stick just behind the cue ball and pull it back by ``power`` (0..1) of a full
+        pull, then release: shoots."""
+        cue = self.page.evaluate(
+            "() => { const t = window.billar.table; const b = t['board'].aim; return b ? t.pointOnScreen(b.cue[0], b.cue[1]) : null; }")
+        assert cue is not None, "no cue ball to pull back from"
+        full = self.page.evaluate("() => 170")  # PULL_FULL_PX of client_web/src/ui/board.ts
+        ang = self.page.evaluate("() => { const t = window.billar.table; return t['board'].vp.screenAngle(t.debug().stroke.phi * Math.PI / 180); }")
+        ux, uy = math.cos(ang), math.sin(ang)
+        rpx = self.page.evaluate("() => { const t = window.billar.table; return t['board'].R * t['board'].vp.scale; }")
+        start = (cue["x"] - ux * (rpx + 25), cue["y"] - uy * (rpx + 25))
+        m = self.page.mouse
+        m.move(*start)
+        m.down()
+        for k in range(1, 11):
+            d = full * power * k / 10
+            m.move(start[0] - ux * d, start[1] - uy * d)
+        m.up()
 
     def decide(self, name: str, arg: Any) -> None:
         import json

@@ -93,7 +93,8 @@ def play_straight_pool(A: ClientPage, B: ClientPage, watchers: Sequence[ClientPa
     pages = {0: A, 1: B}
     everyone = [A, B, *watchers]
     facts: Dict[str, Any] = {"decisions": [], "strokes": 0, "canvas_calls": 0, "placements": 0, "keyboard_aims": 0,
-                             "safeties": 0, "pots_called": 0, "log": []}
+                             "safeties": 0, "pots_called": 0, "log": [],
+                             "drag_aims": 0, "pull_backs": 0}
     for n in range(max_actions):
         d = A.debug()
         v = d["modelV"]
@@ -109,6 +110,11 @@ def play_straight_pool(A: ClientPage, B: ClientPage, watchers: Sequence[ClientPa
                 V0 = pool_lag_speed(table, pos[0], pos[1]) + (0.0 if seat == 0 else 0.2)
                 P.page.wait_for_function("() => window.billar.table.debug().canShoot")
                 P.set_stroke(0.0, V0)
+                if seat == 0:
+                    # aim by dragging on the felt toward the foot cushion, straight down the table
+                    phi = P.aim_by_drag(table.length - 0.3, pos[1])
+                    assert abs(phi) < 0.5, f"dragged aim {phi}"
+                    facts["drag_aims"] += 1
                 P.shoot()
         elif not shoot:
             seat = legal["player"]
@@ -146,7 +152,20 @@ def play_straight_pool(A: ClientPage, B: ClientPage, watchers: Sequence[ClientPa
             if st["phase"] == "break":
                 apex = table.foot_spot
                 phi = math.degrees(math.atan2(apex[1] - cue[1], apex[0] - cue[0]))
-                P.set_stroke(phi, 7.5)
+                P.set_stroke(phi, 2.0)
+                # the break is shot by pulling the cue back from the cue ball (7.5 of 8 m/s: 0.9375 of a full pull)
+                P.pull_back_shot(0.9375)
+                facts["pull_backs"] += 1
+                facts["strokes"] += 1
+                nv = next_version(everyone, v)
+                played = A.debug()["lastStroke"]["shots"][0]["stroke"]
+                assert abs(played["V0"] - 7.5) < 0.1 and abs(played["phi_deg"] - round(phi, 6)) < 1e-6, played
+                wait_all(everyone, nv)
+                after = A.debug()
+                facts["log"].append((after["state"]["phase"], after["state"]["scoreboard"].get("scores"), (after["lastRuling"] or {}).get("text")))
+                if on_action:
+                    on_action(n)
+                continue
             else:
                 found = pots(table, layout, 0, shoot["balls"])
                 if found:

@@ -125,6 +125,7 @@ def test_two_players_and_a_spectator_play_14_1(browser, live_server, artifacts):
     assert "CHOOSE_BREAKER" in facts["decisions"]
     assert facts["pots_called"] >= 3 and facts["canvas_calls"] >= 1
     assert facts["placements"] >= 1 and facts["keyboard_aims"] >= 1
+    assert facts["drag_aims"] >= 1 and facts["pull_backs"] >= 1
     # the last stroke can be replayed and the game has a replay link
     A.page.click("#replay-btn")
     A.page.wait_for_function("() => window.billar.table.debug().busy")

@@ -273,10 +273,24 @@ export class Board {
     const pick = this.R + 8 / this.vp.scale;
     let mode: "pending" | "aim" | "place" | "pull" = "pending";
     if (this.aim && this.canPlace && this.near(w, this.aim.cue, pick)) mode = "place";
-    else if (this.aim && this.canAim && this.near(w, this.aim.cue, pick)) mode = "pull";
+    else if (this.aim && this.canAim && (this.near(w, this.aim.cue, pick) || this.onCue(e))) mode = "pull";
     this.drag = { mode, x: e.clientX, y: e.clientY, id: e.pointerId };
     this.canvas.setPointerCapture(e.pointerId);
     e.preventDefault();
+  }
+
+  /** True when the pointer is on the cue stick drawn behind the cue ball (where a pull-back starts). */
+  private onCue(e: PointerEvent): boolean {
+    if (!this.aim) return false;
+    const r = this.canvas.getBoundingClientRect();
+    const [cx, cy] = this.vp.toScreen(this.aim.cue[0], this.aim.cue[1]);
+    const ang = this.vp.screenAngle((this.aim.phi * Math.PI) / 180);
+    const dx = e.clientX - r.left - cx;
+    const dy = e.clientY - r.top - cy;
+    const behind = -(dx * Math.cos(ang) + dy * Math.sin(ang));
+    const side = Math.abs(dx * Math.sin(ang) - dy * Math.cos(ang));
+    const rpx = this.R * this.vp.scale;
+    return behind > rpx && behind < rpx + 260 && side < Math.max(10, rpx * 0.8);
   }
 
   private move(e: PointerEvent): void {
@@ -299,10 +313,11 @@ export class Board {
   private up(e: PointerEvent): void {
     const d = this.drag;
     if (!d || e.pointerId !== d.id) return;
+    const power = d.mode === "pull" ? this.pullPower(e) : 0;
     this.drag = null;
     const w = this.world(e);
     if (d.mode === "pull") {
-      this.handlers.onPullRelease(this.pullPower(e));
+      this.handlers.onPullRelease(power);
       return;
     }
     if (d.mode !== "pending") return;
