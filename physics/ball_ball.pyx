@@ -18,8 +18,7 @@ speed-dependent friction; same model as pooltool's ``frictional_inelastic``):
 Neither model acts on a pair that is not closing (zero or negative closing speed).
 
 ``slow_push`` (ours; the Newton's-cradle safeguard of spec section 2.6): when a ball catches another
-at a closing speed below ``v_push`` (or the pair touches without closing), the contact is a
-push, not an impact: the balls stay pressed together and the contact forces equalise their
+with a relative speed below ``v_push``, the contact is a push, not an impact: the balls stay pressed together and the contact forces equalise their
 motion. It is resolved at once by giving both balls the mean of their velocities and of their
 spins. This conserves linear momentum and the pair's angular momentum about their cloth contact
 points (the contact forces are equal, opposite and at the same height), never adds energy (the
@@ -115,16 +114,8 @@ cdef void frictionless_elastic(BallS* a, BallS* b) noexcept nogil:
 
 
 cdef bint slow_push(BallS* a, BallS* b, double R, double v_push) noexcept nogil:
-    """Resolve a slow contact (closing speed below v_push) as a push; False if it is not slow."""
-    cdef double dx = b.rx - a.rx
-    cdef double dy = b.ry - a.ry
-    cdef double d = sqrt(dx * dx + dy * dy)
-    cdef double nx, ny
-    if d == 0.0:
-        return False
-    nx = dx / d
-    ny = dy / d
-    if not ((a.vx - b.vx) * nx + (a.vy - b.vy) * ny < v_push):
+    """Resolve a slow contact (relative speed below v_push) as a push; False if it is not slow."""
+    if not ((a.vx - b.vx) * (a.vx - b.vx) + (a.vy - b.vy) * (a.vy - b.vy) < v_push * v_push):
         return False
     a.vx = b.vx = 0.5 * (a.vx + b.vx)
     a.vy = b.vy = 0.5 * (a.vy + b.vy)

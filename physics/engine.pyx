@@ -35,7 +35,7 @@ from libc.string cimport memset
 from physics.evolve cimport (BallS, Cloth, evolve, transition_time, acceleration, classify,
                              enter_next_state, STATIONARY, SPINNING, SLIDING, ROLLING, POCKETED)
 from physics.detect cimport Line, Circle, circle_entry, line_entry
-from physics.ball_ball cimport frictional_inelastic, frictionless_elastic, slow_push, FRICTIONAL_INELASTIC
+from physics.ball_ball cimport frictional_inelastic, frictionless_elastic, FRICTIONAL_INELASTIC
 from physics.han_2005 cimport han_2005
 from physics.mathavan_2010 cimport mathavan_2010
 from physics.cue_strike cimport strike, direction_deg
@@ -112,6 +112,7 @@ cdef struct Sim:
     double t_pair[MAXB * MAXB]
     double ax[MAXB]
     double ay[MAXB]
+    double box[MAXB][4]   # bounding box (x0, x1, y0, y1) of the centre's path up to the ball's horizon, widened by R
     Cloth cl
     double e_b, e_c, f_c, h, v_push
     int ball_model, cushion_model, mathavan_steps
@@ -250,6 +251,10 @@ cdef void _ball_entries(Sim* s, int i, double t) noexcept nogil:
     s.i_cush[i] = -1
     s.t_pock[i] = INFINITY
     s.i_pock[i] = -1
+    s.box[i][0] = b.rx - R
+    s.box[i][1] = b.rx + R
+    s.box[i][2] = b.ry - R
+    s.box[i][3] = b.ry + R
     if b.s == STATIONARY or b.s == POCKETED:
         s.t_trans[i] = INFINITY
         return
@@ -311,6 +316,16 @@ cdef void _ball_entries(Sim* s, int i, double t) noexcept nogil:
     if best < INFINITY:
         s.t_pock[i] = t + best
         s.i_pock[i] = kbest
+        if best < W:
+            W = best
+    # the path's bounding box up to the horizon (for cheap pair tests)
+    ex = b.rx + (b.vx + ax * W) * W
+    ey = b.ry + (b.vy + ay * W) * W
+    dev = 0.25 * sqrt(ax * ax + ay * ay) * W * W + R
+    s.box[i][0] = (b.rx if b.rx < ex else ex) - dev
+    s.box[i][1] = (b.rx if b.rx > ex else ex) + dev
+    s.box[i][2] = (b.ry if b.ry < ey else ey) - dev
+    s.box[i][3] = (b.ry if b.ry > ey else ey) + dev
 
 
 cdef double _pair_time(Sim* s, int i, int j, double t) noexcept nogil:
@@ -321,6 +336,8 @@ cdef double _pair_time(Sim* s, int i, int j, double t) noexcept nogil:
     cdef bint mj = _moving(bj)
     cdef double W, hi, hj, di, dj, Cx, Cy, Bx, By, Ax, Ay, D, x
     if bi.s == POCKETED or bj.s == POCKETED or not (mi or mj):
+        return INFINITY
+    if s.box[i][1] < s.box[j][0] or s.box[j][1] < s.box[i][0] or s.box[i][3] < s.box[j][2] or s.box[j][3] < s.box[i][2]:
         return INFINITY
     hi = _horizon(s, i)
     hj = _horizon(s, j)
@@ -377,17 +394,16 @@ cdef double _room(const Sim* s, int x, const BallS* bx, int other, double ux, do
     A push never brings x closer than 2R to a third ball, nor closer at all to one it already
     overlaps, nor into a straight cushion, so de-penetration creates no new penetration.
     """
-    cdef double room = want, cx, cy, cu, c2, L2, disc, dlt, gap, rate, sp
+    cdef double room = want, cx, cy, cu, c2, L2, disc, dlt, gap, rate, sp, dt
     cdef int k
-    cdef BallS bk
     cdef double R = s.cl.R
     L2 = 4.0 * R * R
     for k in range(s.nb):
         if k == x or k == other or s.b[k].s == POCKETED:
             continue
-        _at(s, k, t, &bk)
-        cx = bx.rx - bk.rx
-        cy = bx.ry - bk.ry
+        dt = t - s.tref[k]
+        cx = bx.rx - (s.b[k].rx + (s.b[k].vx + s.ax[k] * dt) * dt)
+        cy = bx.ry - (s.b[k].ry + (s.b[k].vy + s.ay[k] * dt) * dt)
         cu = cx * ux + cy * uy
         if cu >= 0.0:
             continue
@@ -419,21 +435,23 @@ cdef double _room(const Sim* s, int x, const BallS* bx, int other, double ux, do
 cdef bint _cluster_push(Sim* s, int i, int j, BallS* a, BallS* b, double t, double v_push) noexcept nogil:
     """A slow contact of i and j pushes the whole cluster pressed together with them.
 
-    The cluster: i, j and, transitively, every ball touching a member (gap <= CLUSTER_GAP) with
-    a normal relative speed below ``v_push``. All get the mean velocity and spin (the push rule
+    The cluster: i, j and, transitively, every ball touching a member (gap <= CLUSTER_GAP) and
+    moving relative to it slower than ``v_push``. All get the mean velocity and spin (the push rule
     of physics.ball_ball.slow_push, extended to the balls the push presses on), so the cluster
-    moves in lockstep. Returns False (and does nothing) if the contact is not slow.
+    moves in lockstep. Returns False (and does nothing) if i and j do not move slower than
+    ``v_push`` relative to each other.
     """
     cdef BallS st[MAXB]
     cdef bint inside[MAXB]
     cdef int queue[MAXB]
     cdef int head = 0, tail = 0, k, m, n
-    cdef double dx, dy, d, rel, vx = 0.0, vy = 0.0, wx = 0.0, wy = 0.0, wz = 0.0
+    cdef double dx, dy, d, vx = 0.0, vy = 0.0, wx = 0.0, wy = 0.0, wz = 0.0
     cdef double reach2 = 2.0 * s.cl.R + _CLUSTER_GAP
-    dx = b.rx - a.rx
-    dy = b.ry - a.ry
-    d = sqrt(dx * dx + dy * dy)
-    if d == 0.0 or not ((a.vx - b.vx) * dx + (a.vy - b.vy) * dy < v_push * d):
+    # slow means the whole relative velocity, not only its normal part: a fast tangential graze
+    # (closing speed about zero) is no push
+    dx = a.vx - b.vx
+    dy = a.vy - b.vy
+    if not (dx * dx + dy * dy < v_push * v_push):
         return False
     for k in range(s.nb):
         inside[k] = False
@@ -457,8 +475,9 @@ cdef bint _cluster_push(Sim* s, int i, int j, BallS* a, BallS* b, double t, doub
             d = sqrt(dx * dx + dy * dy)
             if d > reach2 or d == 0.0:
                 continue
-            rel = ((st[m].vx - st[k].vx) * dx + (st[m].vy - st[k].vy) * dy) / d
-            if rel < v_push and rel > -v_push:
+            dx = st[m].vx - st[k].vx
+            dy = st[m].vy - st[k].vy
+            if dx * dx + dy * dy < v_push * v_push:
                 inside[k] = True
                 queue[tail] = k
                 tail += 1
@@ -526,10 +545,7 @@ cdef void _resolve_pair(Sim* s, int i, int j, double t) noexcept nogil:
             return
         frictional_inelastic(&a, &b, s.cl.R, s.e_b)
     else:
-        # an ideal elastic pair touching without closing: the same lockstep rule (no impulse
-        # could ever part them, and the contact would repeat at this instant)
-        if not slow_push(&a, &b, s.cl.R, 0.0):
-            frictionless_elastic(&a, &b)
+        frictionless_elastic(&a, &b)
     push = 2.0 * s.cl.R + _SPACER - d
     if push > 0.0 and d > 0.0:
         # half each, or what the neighbours leave room for (the other ball takes the rest)
@@ -644,7 +660,7 @@ cdef void _stop_all(Sim* s, double t) noexcept nogil:
 
 cdef int _run(Sim* s) noexcept nogil:
     """Run events to the end (or the cap). Returns 1 if capped, 0 if not, -1 on memory failure."""
-    cdef int i, j, kind, bi, bj, obj, n = 0
+    cdef int i, j, kind, bi, bj, obj, n = 0, last_kind = -1, last_i = -1, last_j = -1
     cdef double t, tnow = 0.0, x
     for i in range(s.nb):
         for j in range(s.nb):
@@ -692,6 +708,18 @@ cdef int _run(Sim* s) noexcept nogil:
             return 1
         if t < tnow:      # never step back in time (a root a hair before "now")
             t = tnow
+        if t == tnow and kind == last_kind and bi == last_i and bj == last_j and kind >= 2:
+            # the same contact again at the same instant, nothing else in between: the first one
+            # changed nothing it could (a tangential touch with no room to set the spacer). Drop
+            # it until one of the two moves on (any event of either recomputes the entry).
+            if kind == 2:
+                s.t_cush[bi] = INFINITY
+            else:
+                s.t_pair[bi * MAXB + bj] = INFINITY
+            continue
+        last_kind = kind
+        last_i = bi
+        last_j = bj
         if kind == 0:
             _resolve_transition(s, bi, t)
         elif kind == 1:

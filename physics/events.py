@@ -90,6 +90,9 @@ class Event:
         )
 
 
+_FIXED = frozenset({"stationary", "spinning", "pocketed"})  # motion states whose centre does not move
+
+
 class SimResult:
     """The result of :func:`physics.simulate`: ``initial`` layout, ordered ``events``, ``final`` layout.
 
@@ -209,11 +212,14 @@ class SimResult:
                     best = max(best, p0 + pv * tau + 0.5 * pa * tau * tau)
         return best
 
-    def max_pair_distance(self, a: int, b: int, t0: float, t1: float, samples: int = 64) -> float:
+    def max_pair_distance(self, a: int, b: int, t0: float, t1: float, samples: int = 64,
+                          stop_above: Optional[float] = None) -> float:
         """Largest centre distance (m) between balls ``a`` and ``b`` over [t0, t1].
 
         Evaluated at every event time of either ball in the interval and ``samples`` points
-        in between each (the distance is smooth between events).
+        in between each (the distance is smooth between events). With ``stop_above`` (m) the
+        search ends at the first distance above it and returns that distance (enough for a
+        caller that only asks "did they ever get farther apart than this?").
         """
         times = {t0, t1}
         for seg_ball in (a, b):
@@ -224,10 +230,15 @@ class SimResult:
         best = 0.0
         for i in range(len(ts_sorted) - 1):
             lo, hi = ts_sorted[i], ts_sorted[i + 1]
-            for k in range(samples + 1):
+            # a ball at rest or spinning in place keeps its centre until its next event: when both
+            # do over [lo, hi] the distance is constant there and one evaluation is exact
+            n = 0 if (self.ball_state_at(a, lo).state in _FIXED and self.ball_state_at(b, lo).state in _FIXED) else samples
+            for k in range(n + 1):
                 t = lo + (hi - lo) * k / samples
                 ra, rb = self.ball_state_at(a, t).r, self.ball_state_at(b, t).r
                 best = max(best, math.hypot(ra[0] - rb[0], ra[1] - rb[1]))
+                if stop_above is not None and best > stop_above:
+                    return best
         return best
 
     # ----- serialisation -------------------------------------------------------------------

@@ -49,12 +49,17 @@ cdef int degree(const double* c, int n) noexcept nogil:
 cdef double _refine(const double* c, int n, double lo, double hi, double flo, double fhi) noexcept nogil:
     """The root of p inside [lo, hi], where p is monotone and p(lo), p(hi) differ in sign."""
     cdef double x, fx, d, xn, tol
-    cdef int it
+    cdef int it, k
     x = lo + (hi - lo) * flo / (flo - fhi)
     if not (x > lo and x < hi):
         x = 0.5 * (lo + hi)
     for it in range(_MAX_ITER):
-        fx = peval(c, n, x)
+        # p(x) and p'(x) in one Horner pass
+        fx = c[n]
+        d = 0.0
+        for k in range(n - 1, -1, -1):
+            d = d * x + fx
+            fx = fx * x + c[k]
         if fx == 0.0:
             return x
         if (fx > 0.0) == (flo > 0.0):
@@ -62,7 +67,6 @@ cdef double _refine(const double* c, int n, double lo, double hi, double flo, do
             flo = fx
         else:
             hi = x
-        d = _deval(c, n, x)
         xn = x - fx / d if d != 0.0 else lo - 1.0
         if not (xn > lo and xn < hi):
             xn = 0.5 * (lo + hi)
@@ -98,11 +102,23 @@ cdef int _quadratic_roots(double a, double b, double c0, double lo, double hi, d
     return m
 
 
+cdef inline double _noise(const double* c, int n, double t) noexcept nogil:
+    """Bound (about 4 n ulps of the sum of |terms|) on the rounding error of p(t) by Horner."""
+    cdef double r = fabs(c[n])
+    cdef double at = fabs(t)
+    cdef int k
+    for k in range(n - 1, -1, -1):
+        r = r * at + fabs(c[k])
+    return 4.0 * n * 2.2e-16 * r
+
+
 cdef int sign_change_roots(const double* c, int n, double lo, double hi, double* out) noexcept nogil:
     """Roots of p (degree <= 4) in the open interval (lo, hi) at which p changes sign.
 
     Writes them ascending into ``out`` (room for 4) and returns their count. Roots of even
-    multiplicity (touching zero) are not reported: they never bound a monotone piece.
+    multiplicity (touching zero) are not reported: they never bound a monotone piece. At a
+    critical point where |p| is within its rounding error, p counts as zero there: a sign
+    change across it is reported at that point, a touch is not.
     """
     cdef double d[4]
     cdef double crit[4]
@@ -127,9 +143,18 @@ cdef int sign_change_roots(const double* c, int n, double lo, double hi, double*
     for i in range(m + 1):
         b = crit[i] if i < m else hi
         fb = peval(c, n, b)
+        if i < m and fabs(fb) <= _noise(c, n, b):
+            fb = 0.0
         if (fa < 0.0 and fb > 0.0) or (fa > 0.0 and fb < 0.0):
             out[cnt] = _refine(c, n, a, b, fa, fb)
             cnt += 1
+        elif fb == 0.0 and fa != 0.0 and i < m:
+            # p touches zero at the critical point b: a root there only if p goes on across it
+            t = crit[i + 1] if i + 1 < m else hi
+            if (peval(c, n, t) > 0.0) != (fa > 0.0):
+                out[cnt] = b
+                cnt += 1
+            fb = fa  # carry the sign across a touch
         a = b
         fa = fb
     return cnt

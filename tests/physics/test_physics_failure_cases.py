@@ -265,3 +265,15 @@ def test_pooltool_288_systems_of_1_2_3_and_16_balls(n):
     assert set(res.final) == set(balls)
     assert len(res.events) >= 2
     all_at_rest_on_bed_or_pocketed(res)
+
+
+def test_fast_tangential_graze_is_not_a_push():
+    # the cue ball passes an object ball exactly tangentially at 3 m/s: a contact with no
+    # closing speed must not glue the two (the push rule needs a slow *relative* motion)
+    balls = {0: (0.6, 0.5), 1: (1.4, 0.5 + 2 * R)}
+    res = simulate(POOL, balls, Shot(0, 0.0, 3.0))
+    touches = [e for e in res.events if e.kind == "ball_ball"]
+    for e in touches:
+        assert math.hypot(*e.states[1].v) < 1e-6  # the object ball is not dragged along
+    assert res.final[1].r == pytest.approx(balls[1], abs=1e-5)
+    assert res.final[0].r[0] > 1.5
