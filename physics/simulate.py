@@ -18,6 +18,7 @@ from physics.table import Table, get_table
 V0_MAX = 10.0  # m/s, hardest stroke accepted (FastFiz's limit; a hard break is 8-10 m/s)
 THETA_MAX_DEG = 70.0  # deg, steepest cue elevation accepted (FastFiz's limit)
 MISCUE_LIMIT = 0.5  # tip offset beyond which a real stroke miscues, as a fraction of R
+MAX_EVENTS_LIMIT = 1_000_000  # hard ceiling of max_events (memory of the log)
 OVERLAP_TOL = 1.0e-6  # m, overlap of two balls (or a ball and a cushion) accepted as touching (the engine never leaves more)
 
 CUSHION_MODELS = tuple(_engine.CUSHION_MODELS)
@@ -85,7 +86,8 @@ def simulate(
     pocket, on a jaw or into a cushion, two balls overlapping), ``shot``/``cue_ball`` (not a Shot, unknown cue ball, the same
     cue ball twice), ``V0`` (not finite or outside (0, 10] m/s), ``phi_deg`` (not finite),
     ``a``/``b`` (not finite, or sqrt(a^2 + b^2) > 0.5: miscue), ``theta_deg`` (outside
-    [0, 70]), ``cushion_model``/``ball_model`` (unknown name), ``max_events`` (not an int >= 1).
+    [0, 70]), ``cushion_model``/``ball_model`` (unknown name), ``max_events`` (not an int in
+    [1, 1_000_000]).
     Sources and models: physics/README.md.
     """
     return _engine.run(*_prepare(table, balls, shot, cushion_model, ball_model, max_events))
@@ -125,8 +127,8 @@ def _prepare(table, balls, shot, cushion_model, ball_model, max_events):
     bm = _engine.BALL_MODELS.get(ball_model) if isinstance(ball_model, str) else None
     if bm is None:
         raise ValueError(f"ball_model: unknown model {ball_model!r}; expected one of {list(BALL_MODELS)}")
-    if type(max_events) is not int or max_events < 1:
-        raise ValueError(f"max_events: must be an int >= 1, got {max_events!r}")
+    if type(max_events) is not int or not (1 <= max_events <= MAX_EVENTS_LIMIT):
+        raise ValueError(f"max_events: must be an int in [1, {MAX_EVENTS_LIMIT}], got {max_events!r}")
     if isinstance(shot, Shot):
         shots = [shot]
     elif isinstance(shot, (list, tuple)) and shot:

@@ -116,6 +116,13 @@ def test_pocketed_ball_ends_at_the_pocket_centre():
         (dict(cushion_model="stronge"), "cushion_model"),
         (dict(ball_model="sticky"), "ball_model"),
         (dict(max_events=0), "max_events"),
+        (dict(max_events=10**20), "max_events"),
+        (dict(max_events=2.5), "max_events"),
+        (dict(balls={0: ("a", "b")}), "balls"),
+        (dict(balls=[(1.0, 0.5)]), "balls"),
+        (dict(shot=Shot(True, 0.0, 2.0)), "cue_ball"),
+        (dict(shot=Shot(0, 0.0, "fast")), "V0"),
+        (dict(shot=[]), "shot"),
     ],
 )
 def test_bad_input_raises_value_error_naming_the_field(kwargs, field):
