@@ -8,6 +8,7 @@ export const COLORS = {
   feltDark: "#185f33",
   nose: "rgba(255,255,255,0.10)",
   pocket: "#050605",
+  liner: "#141a16",
   diamond: "#efe6cc",
   spot: "rgba(255,255,255,0.55)",
   line: "rgba(255,255,255,0.28)",

@@ -44,6 +44,8 @@ export interface PocketMouth {
   name: string;
   /** the opening polygon: nose ends, jaw tips, facing ends (m) */
   polygon: Vec2[];
+  /** the opening through the whole cushion band: for a corner pocket also the band's corner behind it */
+  throat: Vec2[];
 }
 
 /** The mouths of the pockets: for each pocket its two facings and jaws, closed by the nose ends. */
@@ -73,7 +75,16 @@ export function pocketMouths(p: Preset): PocketMouth[] {
       const tip = intersect(best.pt, best.dir, face.p1, sub(face.p2, face.p1)) ?? face.p1;
       sides.push([best.pt, tip, face.p2]);
     }
-    if (sides.length === 2) out.push({ name: pk.name, polygon: [...sides[0], ...sides[1].slice().reverse()] });
+    if (sides.length === 2) {
+      const polygon = [...sides[0], ...sides[1].slice().reverse()];
+      const { cushion } = railGeometry(p);
+      const cx = pk.corner[0];
+      const cy = pk.corner[1];
+      const atCorner = (cx === 0 || cx === p.length) && (cy === 0 || cy === p.width);
+      const back: Vec2 = [cx === 0 ? -cushion : cx + cushion, cy === 0 ? -cushion : cy + cushion];
+      const throat = atCorner ? [...sides[0], back, ...sides[1].slice().reverse()] : polygon;
+      out.push({ name: pk.name, polygon, throat });
+    }
   }
   return out;
 }
@@ -119,9 +130,19 @@ export function drawTable(ctx: CanvasRenderingContext2D, p: Preset, vp: Viewport
 
   const mouths = pocketMouths(p);
   for (const m of mouths) {
+    // the throat between the facings: cloth on the bed, the dark pocket liner behind the noses
     ctx.fillStyle = COLORS.feltDark;
     polyPath(ctx, m.polygon);
     ctx.fill();
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(-r0, -r0, L + 2 * r0, W + 2 * r0);
+    ctx.rect(0, 0, L, W);
+    ctx.clip("evenodd");
+    ctx.fillStyle = COLORS.liner;
+    polyPath(ctx, m.throat);
+    ctx.fill();
+    ctx.restore();
   }
   // pocket holes, seen through the mouth, over the bed and through the wooden rail
   for (const pk of p.pockets) {
@@ -133,7 +154,7 @@ export function drawTable(ctx: CanvasRenderingContext2D, p: Preset, vp: Viewport
         c.rect(-cushion, -cushion, L + 2 * cushion, W + 2 * cushion);
       },
     ];
-    if (m) clips.push((c) => m.polygon.forEach((q, i) => (i ? c.lineTo(q[0], q[1]) : c.moveTo(q[0], q[1]))));
+    if (m) clips.push((c) => m.throat.forEach((q, i) => (i ? c.lineTo(q[0], q[1]) : c.moveTo(q[0], q[1]))));
     for (const clip of clips) {
       ctx.save();
       ctx.beginPath();
