@@ -95,5 +95,14 @@ def test_quick_play_three_cushion_with_a_spectator(browser, live_server, artifac
     assert facts["caroms_found"] >= 2
     text = S.page.inner_text("[data-testid=turn-status]")
     assert text.startswith("Game over"), text
+    # a rematch: one offers, the other accepts, everybody gets game 2 from the start
+    seats[0].page.click("#rematch-btn")
+    seats[1].page.wait_for_selector("#rematch-btn:has-text('Accept')", timeout=10000)
+    seats[1].page.click("#rematch-btn")
+    for p in (A, B, S):
+        p.page.wait_for_function("() => window.billar.table.debug().game === 2", timeout=10000)
+        d2 = p.debug()
+        assert not d2["state"]["over"] and d2["state"]["scoreboard"]["scores"] == [0, 0]
+        assert p.scores_text() == ("0", "0")
     for p in (A, B, S):
         assert not p.errors, f"{p.name}: {p.errors}"

@@ -184,8 +184,11 @@ export class TableView {
     }
     if (m.type === "left") {
       if (m.table !== this.id) return;
+      const hadSeat = this.seat !== null;
       forgetSeat(this.id);
       this.seat = null;
+      // gave up the seat but still on this screen: keep watching the table
+      if (hadSeat && this.el.isConnected) this.app.send(out.watch(this.id, this.model.loaded ? this.model.v : undefined));
       this.refresh();
       return;
     }
