@@ -45,6 +45,7 @@ import json
 import math
 import os
 import platform
+import select
 import statistics
 import subprocess
 import sys
@@ -174,11 +175,15 @@ class PooltoolSide:
         try:
             self.proc.stdin.write(json.dumps(obj) + "\n")
             self.proc.stdin.flush()
+            ready, _, _ = select.select([self.proc.stdout], [], [], self.timeout)
+            if not ready:
+                self.proc.kill()
+                raise SystemExit(f"pooltool side gave no answer within {self.timeout:g} s (--timeout)")
             line = self.proc.stdout.readline()
         except (BrokenPipeError, OSError):
             line = ""
         if not line:
-            self.proc.wait(timeout=self.timeout)
+            self.proc.wait(timeout=60)
             self._stderr.seek(0)
             raise SystemExit(f"pooltool side failed (exit {self.proc.returncode}):\n{self._stderr.read()[-4000:]}")
         return json.loads(line)
@@ -465,7 +470,7 @@ def main(argv=None) -> int:
     ap.add_argument("--max-events", type=int, default=5000, help="event cap for both engines (default 5000, billar's default)")
     ap.add_argument("--pooltool-python", type=Path, default=DEFAULT_POOLTOOL_PYTHON)
     ap.add_argument("--pooltool-only", action="store_true", help="time pooltool alone (billar's engine not needed)")
-    ap.add_argument("--timeout", type=float, default=3600.0, help="seconds allowed to the pooltool subprocess")
+    ap.add_argument("--timeout", type=float, default=1800.0, help="seconds allowed for any one answer of the pooltool side (its first includes numba JIT)")
     ap.add_argument("--json", type=Path, help="also write every raw figure to this file")
     args = ap.parse_args(argv)
     if args.repeats < 1 or args.break_repeats < 1:
