@@ -151,6 +151,12 @@ describe("scoreboards", () => {
     expect(b.facts).toContainEqual(["Zones", "A: entran, B: dentro"]);
     expect(b.facts).toContainEqual(["Sets", "1 : 0 (set 2, best of 3)"]);
   });
+  test("pentathlon: the game in progress and the match points", () => {
+    const b = normalizeScoreboard({ striker: 1, distance: 60, scores: [0, 3], innings: [2, 2], run: 3, game_discipline: "one_cushion", match: { order: ["libre", "balkline_47_1", "one_cushion", "balkline_71_2", "three_cushion"], index: 2, match_points: [2, 2] } });
+    expect(b.seats[1].run).toBe(3);
+    expect(b.facts).toContainEqual(["Game", "One-cushion"]);
+    expect(b.facts).toContainEqual(["Match", "game 3 of 5, points 2 : 2"]);
+  });
 });
 
 test("the create-table form gives the rules' configuration keys", () => {

@@ -67,7 +67,11 @@ export function normalizeScoreboard(sb: Record<string, any>): Board {
   if (zones.length) facts.push(["Zones", zones.map(([z, st]) => `${z}: ${st === "in" ? "entran" : st === "inside" ? "dentro" : st}`).join(", ")]);
   if (Array.isArray(sb.announce) && sb.announce.length) facts.push(["Referee", sb.announce.join(", ")]);
   if (sb.equalizing) facts.push(["Equalizing inning", "yes"]);
-  if (sb.match && Array.isArray(sb.match.points) && sb.game_discipline) facts.push(["Match points", `${sb.match.points[0]} : ${sb.match.points[1]}`]);
+  const m = sb.match;
+  if (m && Array.isArray(m.match_points) && Array.isArray(m.order)) {
+    // pentathlon / triathlon: game k of n and the match points so far
+    facts.push(["Match", `game ${Number(m.index ?? 0) + 1} of ${m.order.length}, points ${m.match_points[0]} : ${m.match_points[1]}`]);
+  }
   return { seats, shooter: striker, facts };
 }
 
