@@ -642,6 +642,8 @@ export class TableView {
       acts.push(h("button", { type: "button", id: "take-seat-btn", class: "primary", onclick: () => this.app.send(out.join(this.id)) }, "Take the free seat"));
     }
     this.seatActionsEl.replaceChildren(...acts);
+    // a spectator with nothing to do here (both seats taken) does not see an empty card
+    (this.optionsEl.parentElement as HTMLElement).hidden = this.mySeat === null && acts.length === 0;
   }
 
   private renderInfo(): void {
