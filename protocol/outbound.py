@@ -86,13 +86,20 @@ def left(table: str) -> Dict[str, Any]:
 
 
 def game_state(phase: str, to_act: Optional[int], layout: Mapping[int, Sequence[float]], scoreboard: Mapping[str, Any],
-               legal: Optional[Mapping[str, Any]], over: bool, result: Optional[Mapping[str, Any]]) -> Dict[str, Any]:
+               legal: Optional[Mapping[str, Any]], over: bool, result: Optional[Mapping[str, Any]],
+               zones: Optional[Sequence[Mapping[str, Any]]] = None) -> Dict[str, Any]:
     """The position every stream message ends with: who acts next and what they may do.
 
     ``layout``: ball id (as a string key, like the ruling's maps) -> [x, y] m of every ball on the bed.
+    ``zones``: the restricted zones of the carom game in progress (balkline, straight-rail corner
+    zones: ``[{"name", "kind", "vertices": [[x, y], ...], "caroms"}]``, rules/zones.py), present
+    only when the discipline has some, so clients draw its chalk lines.
     """
-    return {"phase": phase, "to_act": to_act, "layout": {str(k): [float(p[0]), float(p[1])] for k, p in layout.items()},
-            "scoreboard": scoreboard, "legal": legal, "over": over, "result": result}
+    out = {"phase": phase, "to_act": to_act, "layout": {str(k): [float(p[0]), float(p[1])] for k, p in layout.items()},
+           "scoreboard": scoreboard, "legal": legal, "over": over, "result": result}
+    if zones:
+        out["zones"] = [dict(z) for z in zones]
+    return out
 
 
 def table_snapshot(table: str, v: int, ts: float, *, game: int, discipline: str, config: Mapping[str, Any],

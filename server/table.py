@@ -241,8 +241,9 @@ class TableActor:
 
     def state_view(self) -> Dict[str, Any]:
         g = self.game
+        zones = g.table_zones() if hasattr(g, "table_zones") else None  # carom zone chalk lines, for drawing
         return O.game_state(g.phase, g.to_act, g.layout(), g.scoreboard(), None if g.over else g.legal_actions(), g.over,
-                            g.result if g.over else None)
+                            g.result if g.over else None, zones=zones)
 
     def snapshot(self, v: Optional[int] = None) -> Dict[str, Any]:
         return O.table_snapshot(
