@@ -3,8 +3,7 @@
 - ``client_dist``: client_web/dist, rebuilt (``npm ci`` when node_modules is missing, then
   ``npm run build``) when a source file is newer than the build.
 - ``live_server``: ``billar serve`` in a subprocess on a free port with its own embedded Redis
-  under a temporary data directory (or ``REDIS_URL`` with a key prefix of its own when set),
-  serving that build; stopped with SIGTERM at the end.
+  under a temporary data directory, serving that build; stopped with SIGTERM at the end.
 - ``browser``: Chromium driven by Playwright for Python (``/usr/bin/chromium``; Playwright's own
   browser downloads are never used).
 
@@ -99,6 +98,9 @@ def live_server(client_dist, tmp_path_factory):
     data = tmp_path_factory.mktemp("billar-e2e")
     port = _free_port()
     env = dict(os.environ)
+    # its own embedded Redis under a temporary directory: nothing left behind in a shared Redis
+    for k in ("REDIS_URL", "BILLAR_ORIGINS"):
+        env.pop(k, None)
     env.update(
         BILLAR_HOST="127.0.0.1",
         BILLAR_PORT=str(port),
