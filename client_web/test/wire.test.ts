@@ -8,9 +8,29 @@ import { describe, expect, test } from "vitest";
 import { decodeMessage, encodeMessage } from "../src/protocol/codec";
 import { INBOUND_TYPES, OUTBOUND_TYPES, STREAM_TYPES, out } from "../src/protocol/messages";
 import { ShotLog, clothOf, presetNames } from "../src/physics/shotlog";
-import { bytesToHex, hexToBytes, reference } from "./reference";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { ROOT, bytesToHex, hexToBytes, reference } from "./reference";
 
 const ref = reference("samples");
+
+/** Message types listed in the tables of docs/protocol.md section `n` (3: client -> server, 4: server -> client). */
+function documentedTypes(n: number): string[] {
+  const doc = readFileSync(resolve(ROOT, "docs", "protocol.md"), "utf8");
+  const start = doc.indexOf(`\n## ${n}.`);
+  const end = doc.indexOf(`\n## ${n + 1}.`, start);
+  const out = new Set<string>();
+  for (const line of doc.slice(start, end).split("\n")) {
+    const m = /^\| `([a-z_]+)`( \*\*S\*\*)? \|/.exec(line);
+    if (m) out.add(m[1]);
+  }
+  return [...out].sort();
+}
+
+test("docs/protocol.md documents exactly these message types", () => {
+  expect(documentedTypes(3)).toEqual([...INBOUND_TYPES].sort());
+  expect(documentedTypes(4)).toEqual([...OUTBOUND_TYPES].sort());
+});
 
 test("the client knows exactly the reference's message types", () => {
   expect([...OUTBOUND_TYPES].sort()).toEqual(ref.outbound_types);

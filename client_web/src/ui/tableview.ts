@@ -253,6 +253,12 @@ export class TableView {
       this.pending = null;
       if (m.code === "duplicate_sequence") return; // already played: its stream message will (or did) arrive
     }
+    if (m.rule === "lag_pending") {
+      // our lag stroke reached the server before a reconnect: wait for the opponent's
+      this.lagSent = true;
+      this.refresh();
+      return;
+    }
     if (m.code === "bad_token" && m.ref === "resume") {
       // the seat is gone (the table was reset or the token is stale): watch instead
       forgetSeat(this.id);
