@@ -177,6 +177,12 @@ export class ShotLog {
     return evolveState(s, t - t0, this.cloth);
   }
 
+  /** Time (s) at which `ball` was pocketed, or null. */
+  pocketedAt(ball: number): number | null {
+    for (const seg of this.segs.get(ball) ?? []) if (seg.b.s === POCKETED) return seg.t;
+    return null;
+  }
+
   /** Every ball's state at time `t`. */
   at(t: number): Map<number, Ball> {
     const out = new Map<number, Ball>();

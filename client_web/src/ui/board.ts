@@ -18,6 +18,8 @@ export interface BallView {
   x: number;
   y: number;
   pocketed?: boolean;
+  /** 0..1: a ball just pocketed, drawn shrinking into the pocket */
+  sink?: number;
 }
 
 export interface AimView {
@@ -172,9 +174,10 @@ export class Board {
       this.drawAim(aim, this.contact, rpx);
     }
     for (const b of this.balls) {
-      if (b.pocketed) continue;
+      if (b.pocketed && !b.sink) continue;
       const [sx, sy] = this.vp.toScreen(b.x, b.y);
-      drawBall(ctx, this.preset.kind, this.allWhite ? 0 : b.id, sx, sy, rpx);
+      const k = b.pocketed ? 1 - (b.sink ?? 1) : 1;
+      drawBall(ctx, this.preset.kind, this.allWhite ? 0 : b.id, sx, sy, rpx * (0.55 + 0.45 * k), 0.25 + 0.75 * k);
       if (this.callBall === b.id) {
         ctx.strokeStyle = COLORS.call;
         ctx.lineWidth = 2;

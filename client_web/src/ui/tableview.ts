@@ -25,6 +25,9 @@ export interface AppLink {
   readonly playerName: string;
 }
 
+/** Seconds a pocketed ball takes to disappear into its pocket in the animation. */
+const SINK_S = 0.25;
+
 /** Cue speed (m/s) for a full pull-back. */
 const PULL_V0_MAX = 8.0;
 
@@ -338,7 +341,15 @@ export class TableView {
     const fr = this.playback.frame();
     if (fr) {
       const out: BallView[] = [];
-      for (const [id, b] of fr.balls) out.push({ id, x: b.rx, y: b.ry, pocketed: b.s === POCKETED });
+      for (const [id, b] of fr.balls) {
+        if (b.s !== POCKETED) {
+          out.push({ id, x: b.rx, y: b.ry });
+          continue;
+        }
+        // a pocketed ball sinks into its pocket during SINK_S seconds of the shot
+        const since = fr.t - (fr.stroke.log.pocketedAt(id) ?? -Infinity);
+        out.push({ id, x: b.rx, y: b.ry, pocketed: true, sink: since < SINK_S ? Math.max(0.01, since / SINK_S) : undefined });
+      }
       return out;
     }
     const st = this.state;
