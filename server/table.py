@@ -101,7 +101,7 @@ class TableActor:
         self._clock_handle: Optional[asyncio.TimerHandle] = None
         self._idle_handle: Optional[asyncio.TimerHandle] = None
         self.pending: Optional[TableWrite] = None  # writes not yet in Redis
-        self.last_state: Optional[Dict[str, Any]] = None  # last persisted game state (restored if the referee fails)
+        self.last_state: Dict[str, Any] = game.to_state()  # last persisted game state (restored if the referee fails)
         self.task: Optional[asyncio.Task] = None
         self.closed = False
         self._preset = game.table.to_json()
@@ -180,7 +180,11 @@ class TableActor:
     async def _run(self) -> None:
         while True:
             fn, args = await self.inbox.get()
-            if fn is None:
+            if fn is None:  # stop: what is still batched goes to Redis first
+                try:
+                    await self._flush_batch()
+                except Exception:
+                    log.exception("final flush failed", extra={"table": self.id})
                 break
             try:
                 res = fn(*args)
@@ -204,11 +208,10 @@ class TableActor:
         self._batch, self._batch_records, self._batch_meta, self._batch_strokes = [], [], False, 0
         self._state_changed = False
         self.version, self.record_len = self._flushed
-        if self.last_state is not None:
-            try:
-                self.game = game_from_state(self.last_state)
-            except Exception:
-                log.exception("could not restore game state", extra={"table": self.id})
+        try:
+            self.game = game_from_state(self.last_state)
+        except Exception:
+            log.exception("could not restore game state", extra={"table": self.id})
 
     async def stop(self) -> None:
         """Server shutdown: flush pending writes, stop the loop (the state stays in Redis for the next start)."""

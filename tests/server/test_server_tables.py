@@ -267,3 +267,31 @@ async def test_create_with_a_seat_or_as_spectator(server, seat):
     await w.expect("error", code="bad_config", field="config.target_points")
     await w.send(I.Join(table="nosuchtable"))
     await w.expect("error", code="no_such_table", field="table")
+
+
+class FaultyReferee:
+    """Wraps a game; apply_shot changes the game and then fails (a referee bug)."""
+
+    def __init__(self, game):
+        self._game = game
+
+    def __getattr__(self, name):
+        return getattr(self._game, name)
+
+    def apply_shot(self, *args):
+        self._game.apply_shot(*args)
+        raise RuntimeError("referee bug")
+
+
+async def test_a_referee_fault_leaves_the_table_unchanged(server):
+    a, b, tid, ta, tb = await table_with_two(server, config=POOL)
+    actor = server.tables[tid]
+    before = actor.game.to_state()
+    actor.game = FaultyReferee(actor.game)
+    await a.send(I.Shot(table=tid, token=ta, seq=1, stroke=BREAK, cue_ball=KITCHEN))
+    await a.expect("error", code="internal", table=tid)
+    await b.silent(0.2)
+    assert actor.game.to_state() == before and actor.version == 2
+    await a.send(I.Shot(table=tid, token=ta, seq=2, stroke=BREAK, cue_ball=KITCHEN))
+    await a.expect("stroke", v=3)
+    await b.expect("stroke", v=3)
