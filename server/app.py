@@ -117,6 +117,7 @@ class Server:
             self.ws_server.close(close_connections=False)
         for actor in list(self.tables.values()):
             await actor.stop()
+        await self._drain_writes(deadline=time.monotonic() + 5.0)
         data = protocol.encode(O.shutdown(reason, self.settings.shutdown_retry_ms))
         sessions = list(self.sessions.values())
         for s in sessions:
@@ -136,6 +137,19 @@ class Server:
         if self.store is not None:
             await self.store.close()
         log.info("stopped", extra={"reason": reason})
+
+    async def _drain_writes(self, deadline: float) -> None:
+        """At shutdown, keep trying the writes Redis refused until ``deadline`` (monotonic s): no stroke is dropped
+        by a restart that happens while Redis is briefly away."""
+        writes = [t.pending for t in self.tables.values() if t.pending is not None] + self.orphan_writes
+        while writes and time.monotonic() < deadline:
+            try:
+                await self.store.write_table(writes[0])
+                writes.pop(0)
+            except RedisUnavailable:
+                await asyncio.sleep(0.2)
+        if writes:
+            log.error("writes lost at shutdown: Redis unreachable", extra={"tables": len(writes)})
 
     # ----- connections -----------------------------------------------------------------------
     async def _handler(self, ws: ServerConnection) -> None:
