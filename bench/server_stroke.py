@@ -20,7 +20,6 @@ import asyncio
 import json
 import math
 import os
-import statistics
 import sys
 import tempfile
 import time

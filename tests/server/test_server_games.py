@@ -6,7 +6,6 @@ through the protocol. Every stream message must reach both players and the spect
 same bytes; the exported record must re-judge to the same result with ``billar referee``.
 """
 
-import dataclasses
 import json
 import math
 import os

@@ -8,7 +8,7 @@ import sys
 import urllib.error
 import urllib.request
 
-from harness import STROKE, any_action, metrics, open_client, table_with_two, wait_for
+from harness import STROKE, any_action, open_client, table_with_two
 from protocol import inbound as I
 from server.metrics import parse_text
 from server.store import Store

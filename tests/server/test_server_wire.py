@@ -6,7 +6,7 @@ import math
 import msgpack
 
 import protocol
-from harness import STROKE, metrics, open_client, table_with_two, wait_for
+from harness import metrics, open_client, table_with_two, wait_for
 from protocol import inbound as I
 from protocol.errors import CloseCode
 
