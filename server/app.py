@@ -36,6 +36,12 @@ log = logging.getLogger("billar.server")
 HOUSEKEEPING_S = 0.5
 
 
+def config_field(exc: ValueError) -> str:
+    """The field a referee's configuration error names (its message starts with the key): ``discipline`` or ``config.<key>``."""
+    key = str(exc).split(":", 1)[0]
+    return "discipline" if key == "discipline" else f"config.{key}"
+
+
 class Server:
     """One server process. ``start()`` binds and restores the persisted tables; ``stop()`` shuts down gracefully."""
 
@@ -223,9 +229,7 @@ class Server:
         try:
             actor = TableActor.create(self, discipline, config, private)
         except ValueError as exc:
-            key = str(exc).split(":", 1)[0]
-            field = "discipline" if key == "discipline" else f"config.{key}"
-            session.error(ErrorCode.BAD_CONFIG, str(exc), field, ref)
+            session.error(ErrorCode.BAD_CONFIG, str(exc), config_field(exc), ref)
             return None
         self.tables[actor.id] = actor
         actor.start()
@@ -250,8 +254,7 @@ class Server:
             name = canonical_name(msg.discipline)
             new_game(name, msg.config, 0)  # validate the configuration before queueing
         except ValueError as exc:
-            key = str(exc).split(":", 1)[0]
-            session.error(ErrorCode.BAD_CONFIG, str(exc), "discipline" if key == "discipline" else f"config.{key}", "quick_play")
+            session.error(ErrorCode.BAD_CONFIG, str(exc), config_field(exc), "quick_play")
             return
         digest = hashlib.sha1(json.dumps(msg.config, sort_keys=True).encode()).hexdigest()[:10]
         queue = f"{name}:{digest}"
