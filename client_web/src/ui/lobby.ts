@@ -5,6 +5,7 @@
  */
 
 import { DISCIPLINES, disciplineLabel } from "../game/names";
+import { loadSeat } from "../game/seats";
 import type { LobbyEntry, ServerMsg } from "../protocol/messages";
 import { out } from "../protocol/messages";
 import { h } from "./dom";
@@ -189,7 +190,8 @@ export class LobbyView {
     this.list.replaceChildren(
       ...rows.map((t) => {
         const players = t.seats.map((s) => s ?? "\u2014").join(" vs ");
-        const free = t.seats.some((s) => s === null) && t.status !== "over";
+        const mine = loadSeat(t.table) !== null; // a seat of ours (this browser holds its token)
+        const free = !mine && t.seats.some((s) => s === null) && t.status !== "over";
         return h(
           "tr",
           { "data-table": t.table, class: `status-${t.status}` },
@@ -202,7 +204,9 @@ export class LobbyView {
             "td",
             { class: "actions" },
             free ? h("button", { type: "button", class: "primary small", "data-action": "join", onclick: () => this.join(t.table) }, "Join") : null,
-            h("a", { class: "button small", href: `#/table/${t.table}`, "data-action": "watch" }, "Watch"),
+            mine
+              ? h("a", { class: "button small primary", href: `#/table/${t.table}`, "data-action": "resume" }, "Your table")
+              : h("a", { class: "button small", href: `#/table/${t.table}`, "data-action": "watch" }, "Watch"),
             t.status === "over" ? h("a", { class: "button small", href: `#/replay/${t.table}`, "data-action": "replay" }, "Replay") : null,
           ),
         );
