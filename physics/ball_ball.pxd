@@ -9,4 +9,5 @@ cdef enum:
 cdef double throw_friction(double slip) noexcept nogil
 cdef void frictional_inelastic(BallS* a, BallS* b, double R, double e) noexcept nogil
 cdef void frictionless_elastic(BallS* a, BallS* b) noexcept nogil
+cdef bint pressed_contact(BallS* a, BallS* b, double R, double v_sep) noexcept nogil
 cdef bint slow_push(BallS* a, BallS* b, double R, double v_push) noexcept nogil

@@ -17,6 +17,13 @@ speed-dependent friction; same model as pooltool's ``frictional_inelastic``):
 
 Neither model acts on a pair that is not closing (zero or negative closing speed).
 
+``pressed_contact`` (ours): two balls pressed together by their accelerations (the cloth
+friction of each pushes it toward the other) while barely closing would meet again at once after
+an impact of their tiny closing speed. In reality a contact force keeps them apart while they rub;
+here the pair gets the normal impulse that separates it at a speed v_sep, chosen by the engine so
+the gap opens by the spacer against the pressing acceleration, with the throw friction of the
+rubbing, and never more than keeps the pair's kinetic energy from rising.
+
 ``slow_push`` (ours; the Newton's-cradle safeguard of spec section 2.6): when a ball catches another
 with a relative speed below ``v_push``, the contact is a push, not an impact: the balls stay pressed together and the contact forces equalise their
 motion. It is resolved at once by giving both balls the mean of their velocities and of their
@@ -40,28 +47,16 @@ cdef double throw_friction(double slip) noexcept nogil:
     return THROW_A + THROW_B * exp(-THROW_C * slip)
 
 
-cdef void frictional_inelastic(BallS* a, BallS* b, double R, double e) noexcept nogil:
-    cdef double dx = b.rx - a.rx
-    cdef double dy = b.ry - a.ry
-    cdef double d = sqrt(dx * dx + dy * dy)
-    cdef double nx, ny, van, vbn, closing, J, dva, dvb
-    cdef double wx, wy, wz, ws, mu, P, px, py, pz, k
-    if d == 0.0:
-        return
-    nx = dx / d
-    ny = dy / d
-    van = a.vx * nx + a.vy * ny
-    vbn = b.vx * nx + b.vy * ny
-    closing = van - vbn
-    if closing <= 0.0:
-        return
+cdef void _impulse(BallS* a, BallS* b, double R, double nx, double ny, double J) noexcept nogil:
+    """Normal impulse J (per unit mass, along n from a to b) with Coulomb throw friction."""
+    cdef double van = a.vx * nx + a.vy * ny
+    cdef double vbn = b.vx * nx + b.vy * ny
+    cdef double wx, wy, wz, ws, mu, P, px, py, pz, k, dx, dy, dz
     # contact slip from the tangential velocities and spins (unchanged by the normal impulse)
     wz = a.wz + b.wz
     wx = (a.vx - van * nx) - (b.vx - vbn * nx) - R * wz * ny
     wy = (a.vy - van * ny) - (b.vy - vbn * ny) + R * wz * nx
     wz = R * ((a.wx + b.wx) * ny - (a.wy + b.wy) * nx)
-    # normal impulse (per unit mass) with restitution e
-    J = 0.5 * (1.0 + e) * closing
     a.vx -= J * nx
     a.vy -= J * ny
     b.vx += J * nx
@@ -85,13 +80,65 @@ cdef void frictional_inelastic(BallS* a, BallS* b, double R, double e) noexcept 
     k = 2.5 / R
     dx = k * (ny * pz)
     dy = k * (-nx * pz)
-    d = k * (nx * py - ny * px)
+    dz = k * (nx * py - ny * px)
     a.wx += dx
     a.wy += dy
-    a.wz += d
+    a.wz += dz
     b.wx += dx
     b.wy += dy
-    b.wz += d
+    b.wz += dz
+
+
+cdef void frictional_inelastic(BallS* a, BallS* b, double R, double e) noexcept nogil:
+    cdef double dx = b.rx - a.rx
+    cdef double dy = b.ry - a.ry
+    cdef double d = sqrt(dx * dx + dy * dy)
+    cdef double nx, ny, closing
+    if d == 0.0:
+        return
+    nx = dx / d
+    ny = dy / d
+    closing = (a.vx - b.vx) * nx + (a.vy - b.vy) * ny
+    if closing <= 0.0:
+        return
+    _impulse(a, b, R, nx, ny, 0.5 * (1.0 + e) * closing)
+
+
+cdef inline double _energy(const BallS* b, double R) noexcept nogil:
+    """Kinetic energy per unit mass: v^2 / 2 + (R^2 / 5) w^2."""
+    return 0.5 * (b.vx * b.vx + b.vy * b.vy) + 0.2 * R * R * (b.wx * b.wx + b.wy * b.wy + b.wz * b.wz)
+
+
+cdef bint pressed_contact(BallS* a, BallS* b, double R, double v_sep) noexcept nogil:
+    """Part two balls pressed together, separating them at about ``v_sep`` (m/s) along n.
+
+    A normal impulse J = (closing + v_sep) / 2 with the throw friction of ``frictional_inelastic``;
+    if that would raise the kinetic energy of the pair (a normal impulse on a pair that is not
+    closing adds energy, the friction of its rubbing takes some), ``v_sep`` is halved, up to 30
+    times. Returns False, changing nothing, if no separation without an energy gain was found.
+    """
+    cdef double dx = b.rx - a.rx
+    cdef double dy = b.ry - a.ry
+    cdef double d = sqrt(dx * dx + dy * dy)
+    cdef double nx, ny, closing, e0
+    cdef BallS a1, b1
+    cdef int k
+    if d == 0.0 or not (v_sep > 0.0):
+        return False
+    nx = dx / d
+    ny = dy / d
+    closing = (a.vx - b.vx) * nx + (a.vy - b.vy) * ny
+    e0 = _energy(a, R) + _energy(b, R)
+    for k in range(30):
+        a1 = a[0]
+        b1 = b[0]
+        _impulse(&a1, &b1, R, nx, ny, 0.5 * (closing + v_sep))
+        if _energy(&a1, R) + _energy(&b1, R) <= e0:
+            a[0] = a1
+            b[0] = b1
+            return True
+        v_sep *= 0.5
+    return False
 
 
 cdef void frictionless_elastic(BallS* a, BallS* b) noexcept nogil:

@@ -13,4 +13,6 @@ cdef struct Circle:
 
 cdef double circle_entry(double Cx, double Cy, double Bx, double By, double Ax, double Ay,
                          double D, double T) noexcept nogil
+cdef double circle_contact(double Cx, double Cy, double Bx, double By, double Ax, double Ay,
+                           double D, double T) noexcept nogil
 cdef double line_entry(const BallS* b, double ax, double ay, const Line* L, double R, double T) noexcept nogil

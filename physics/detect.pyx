@@ -22,6 +22,24 @@ closing collides now; touching and opening never does (de-penetration rule, pool
 from libc.math cimport sqrt, fabs, INFINITY
 from physics.roots cimport first_entry
 
+cdef double TOUCH = 1.0e-9     # m, gap up to which two bodies count as touching
+cdef double V_EPS = 1.0e-9     # m/s, closing speed below which a touching pair is not closing
+cdef double SLACK = 0.5e-6     # m, overlap a touching, non-closing pair may reach before it collides
+
+
+cdef double circle_contact(double Cx, double Cy, double Bx, double By, double Ax, double Ay,
+                           double D, double T) noexcept nogil:
+    """First contact of a ball with another ball (D = 2R) or a jaw (D = r + R): circle_entry, but
+    a pair already touching that is not closing by its velocity (a graze, or two balls pressed
+    together only by their accelerations) collides when its overlap would reach SLACK. A
+    contact that the resolution cannot act on (no closing speed) is thus never reported, and
+    pressing contacts become small bounces with a real closing speed instead of a stall.
+    """
+    cdef double C2 = Cx * Cx + Cy * Cy
+    if C2 - D * D <= 2.0 * D * TOUCH and Bx * Cx + By * Cy >= -D * V_EPS:
+        D -= SLACK
+    return circle_entry(Cx, Cy, Bx, By, Ax, Ay, D, T)
+
 
 cdef double circle_entry(double Cx, double Cy, double Bx, double By, double Ax, double Ay,
                          double D, double T) noexcept nogil:
@@ -40,13 +58,16 @@ cdef double line_entry(const BallS* b, double ax, double ay, const Line* L, doub
 
     The gap n.(r(t) - p1) - R is a quadratic in t; motion parallel to the cushion makes it a
     constant, which has no root (pooltool PR #201). The contact point must project onto the
-    segment (the pocket jaws continue the nose beyond its ends).
+    segment (the pocket jaws continue the nose beyond its ends). A ball touching the cushion
+    and not moving into it meets it when pressed SLACK deep (see circle_contact).
     """
     cdef double c[3]
     cdef double t, x, y, s
     c[0] = L.nx * (b.rx - L.x1) + L.ny * (b.ry - L.y1) - R
     c[1] = L.nx * b.vx + L.ny * b.vy
     c[2] = 0.5 * (L.nx * ax + L.ny * ay)
+    if c[0] <= TOUCH and c[1] >= -V_EPS:
+        c[0] += SLACK  # touching, not moving into it: contact when pressed SLACK deep (circle_contact)
     t = first_entry(c, 2, T)
     if t == INFINITY:
         return t

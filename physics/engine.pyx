@@ -34,8 +34,8 @@ from libc.string cimport memset
 
 from physics.evolve cimport (BallS, Cloth, evolve, transition_time, acceleration, classify,
                              enter_next_state, STATIONARY, SPINNING, SLIDING, ROLLING, POCKETED)
-from physics.detect cimport Line, Circle, circle_entry, line_entry
-from physics.ball_ball cimport frictional_inelastic, frictionless_elastic, FRICTIONAL_INELASTIC
+from physics.detect cimport Line, Circle, circle_entry, circle_contact, line_entry
+from physics.ball_ball cimport frictional_inelastic, frictionless_elastic, pressed_contact, FRICTIONAL_INELASTIC
 from physics.han_2005 cimport han_2005
 from physics.mathavan_2010 cimport mathavan_2010
 from physics.cue_strike cimport strike, direction_deg
@@ -292,7 +292,7 @@ cdef void _ball_entries(Sim* s, int i, double t) noexcept nogil:
             continue
         if _clear(b.rx - C.x, b.ry - C.y, b.vx, b.vy, ax, ay, W, m + R):
             continue
-        x = circle_entry(b.rx - C.x, b.ry - C.y, b.vx, b.vy, ax, ay, m + R, W)
+        x = circle_contact(b.rx - C.x, b.ry - C.y, b.vx, b.vy, ax, ay, m + R, W)
         if x < best:
             best = x
             kbest = s.nl + k
@@ -358,7 +358,7 @@ cdef double _pair_time(Sim* s, int i, int j, double t) noexcept nogil:
     D = 2.0 * s.cl.R
     if _clear(Cx, Cy, Bx, By, Ax, Ay, W, D):
         return INFINITY
-    x = circle_entry(Cx, Cy, Bx, By, Ax, Ay, D, W)
+    x = circle_contact(Cx, Cy, Bx, By, Ax, Ay, D, W)
     return t + x
 
 
@@ -520,7 +520,7 @@ cdef bint _cluster_push(Sim* s, int i, int j, BallS* a, BallS* b, double t, doub
 
 cdef void _resolve_pair(Sim* s, int i, int j, double t) noexcept nogil:
     cdef BallS a, b
-    cdef double dx, dy, d, push, nx, ny, van, vbn, pa, pb, da, db
+    cdef double dx, dy, d, push, nx, ny, van, vbn, pa, pb, da, db, press, v_sep, closing
     cdef int first, second
     _at(s, i, t, &a)
     _at(s, j, t, &b)
@@ -543,7 +543,12 @@ cdef void _resolve_pair(Sim* s, int i, int j, double t) noexcept nogil:
     if s.ball_model == FRICTIONAL_INELASTIC:
         if _cluster_push(s, i, j, &a, &b, t, s.v_push):
             return
-        frictional_inelastic(&a, &b, s.cl.R, s.e_b)
+        # pressing: the cloth friction drives the two together (relative acceleration along n)
+        press = 2.0 * ((s.ax[i] - s.ax[j]) * nx + (s.ay[i] - s.ay[j]) * ny)
+        v_sep = sqrt(2.0 * press * _SPACER) if press > 0.0 else 0.0
+        closing = (a.vx - b.vx) * nx + (a.vy - b.vy) * ny
+        if s.e_b * closing >= v_sep or not pressed_contact(&a, &b, s.cl.R, v_sep):
+            frictional_inelastic(&a, &b, s.cl.R, s.e_b)
     else:
         frictionless_elastic(&a, &b)
     push = 2.0 * s.cl.R + _SPACER - d
