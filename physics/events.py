@@ -14,6 +14,7 @@ produced by the 2D engine; referees accept it in records).
 
 from __future__ import annotations
 
+import bisect
 import math
 from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
@@ -104,7 +105,7 @@ class SimResult:
     trajectory queries only need each ball's state at the events that changed it.
     """
 
-    __slots__ = ("table", "initial", "events", "final", "capped", "_segments")
+    __slots__ = ("table", "initial", "events", "final", "capped", "_segments", "_seg_times", "_pair_memo", "_apart")
 
     def __init__(
         self,
@@ -119,6 +120,9 @@ class SimResult:
         self.events = list(events)
         self.capped = capped
         self._segments: Dict[int, List[Tuple[float, BallState]]] = {}
+        self._seg_times: Dict[int, List[float]] = {}
+        self._pair_memo: Dict[Tuple[int, int, int], Dict[Tuple[float, float], float]] = {}
+        self._apart: Dict[Tuple[int, int, float], Tuple[float, float, bool]] = {}
         if final is None:
             final = self.state_at(math.inf)
         self.final = dict(final)
@@ -148,12 +152,11 @@ class SimResult:
     def ball_state_at(self, ball: int, t: float) -> BallState:
         """State of ``ball`` at time ``t`` (s); after its last event it evolves to rest."""
         segs = self._segs(ball)
-        t0, s = segs[0]
-        for ts, st in segs:
-            if ts <= t:
-                t0, s = ts, st
-            else:
-                break
+        times = self._seg_times.get(ball)
+        if times is None or len(times) != len(segs):
+            times = self._seg_times[ball] = [ts for ts, _ in segs]
+        i = bisect.bisect_right(times, t) - 1  # the last change at or before t (the initial state if none)
+        t0, s = segs[i if i > 0 else 0]
         if s.state in ("stationary", "pocketed") or t <= t0:
             return s
         return self._evolve(s, t - t0)
@@ -228,18 +231,101 @@ class SimResult:
                     times.add(ts)
         ts_sorted = sorted(times)
         best = 0.0
+        # the maximum over each piece [lo, hi] is kept: the referee asks again for the same pair at
+        # each of its contacts, over [0, t] with t growing, and the pieces before are the same
+        memo = self._pair_memo.setdefault((a, b, samples), {})
         for i in range(len(ts_sorted) - 1):
             lo, hi = ts_sorted[i], ts_sorted[i + 1]
+            known = memo.get((lo, hi))
+            if known is not None:
+                best = max(best, known)
+                if stop_above is not None and best > stop_above:
+                    return best
+                continue
             # a ball at rest or spinning in place keeps its centre until its next event: when both
             # do over [lo, hi] the distance is constant there and one evaluation is exact
             n = 0 if (self.ball_state_at(a, lo).state in _FIXED and self.ball_state_at(b, lo).state in _FIXED) else samples
+            piece = 0.0
             for k in range(n + 1):
                 t = lo + (hi - lo) * k / samples
                 ra, rb = self.ball_state_at(a, t).r, self.ball_state_at(b, t).r
-                best = max(best, math.hypot(ra[0] - rb[0], ra[1] - rb[1]))
-                if stop_above is not None and best > stop_above:
-                    return best
+                piece = max(piece, math.hypot(ra[0] - rb[0], ra[1] - rb[1]))
+                if stop_above is not None and max(best, piece) > stop_above:
+                    return max(best, piece)
+            memo[(lo, hi)] = piece
+            best = max(best, piece)
         return best
+
+    def _moving_pieces(self, ball: int, t0: float, t1: float) -> List[Tuple[float, float, Vec2, Vec2, Vec2]]:
+        """:meth:`phases` of ``ball`` as ``(ta, tb, r, v, acc)``: r(t) = r + v (t - ta) + acc (t - ta)^2 / 2 on [ta, tb]."""
+        c = self.table.cloth
+        out = []
+        for ta, tb, st in self.phases(ball, t0, t1):
+            if st.state in ("sliding", "rolling"):
+                acc = _ev.state_acceleration(STATE_CODES[st.state], tuple(st.v), tuple(st.w), self.table.R, c.mu_s, c.mu_r,
+                                             c.mu_sp, c.g)
+                out.append((ta, tb, tuple(st.r), tuple(st.v), tuple(acc)))
+            else:  # stationary, spinning in place or pocketed: the centre does not move
+                out.append((ta, tb, tuple(st.r), (0.0, 0.0), (0.0, 0.0)))
+        return out
+
+    def pair_apart(self, a: int, b: int, t0: float, t1: float, distance: float) -> bool:
+        """True when the centres of balls ``a`` and ``b`` are farther apart than ``distance`` (m) at some
+        time in [t0, t1] (s, ``t1`` finite), computed exactly.
+
+        On every interval where both balls keep one constant-acceleration phase (:meth:`phases`)
+        the squared centre distance is a quartic in time, so its maximum lies at an end of the
+        interval or at a real root of its derivative, a cubic (``numpy.roots``); an interval whose
+        crude bound |d0| + |dv| T + |da| T^2 / 2 stays within ``distance`` is passed over. Answers
+        for the same pair and distance are remembered, so asking again with a later ``t1`` (as the
+        referee does at each contact of a frozen pair) only examines the new time.
+        Raises ``ValueError`` for an infinite ``t1``.
+        """
+        if not math.isfinite(t1):
+            raise ValueError("t1: must be finite")
+        key = (a, b, distance)
+        done = self._apart.get(key)
+        if done is not None and done[0] <= t0:
+            if done[2]:
+                return done[1] <= t1  # known apart at done[1]
+            if t1 <= done[1]:
+                return False
+            t_from = done[1]
+        else:
+            t_from = t0
+        pa, pb = self._moving_pieces(a, t_from, t1), self._moving_pieces(b, t_from, t1)
+        cuts = sorted({t_from, t1} | {p[0] for p in pa + pb if t_from < p[0] < t1} | {p[1] for p in pa + pb if t_from < p[1] < t1})
+        d2 = distance * distance
+        ia = ib = 0
+        for k in range(max(1, len(cuts) - 1)):
+            lo = cuts[k]
+            hi = cuts[k + 1] if k + 1 < len(cuts) else lo
+            while ia + 1 < len(pa) and pa[ia + 1][0] <= lo:
+                ia += 1
+            while ib + 1 < len(pb) and pb[ib + 1][0] <= lo:
+                ib += 1
+            d0, dv, da = _relative(pa[ia], pb[ib], lo)
+            span = hi - lo
+            bound = math.hypot(*d0) + math.hypot(*dv) * span + 0.5 * math.hypot(*da) * span * span
+            if bound <= distance:
+                continue
+            taus = [0.0, span]
+            c3 = 0.5 * (da[0] * da[0] + da[1] * da[1])
+            c2 = 1.5 * (dv[0] * da[0] + dv[1] * da[1])
+            c1 = dv[0] * dv[0] + dv[1] * dv[1] + d0[0] * da[0] + d0[1] * da[1]
+            c0 = d0[0] * dv[0] + d0[1] * dv[1]
+            if span > 0.0 and (c3 or c2 or c1):
+                for root in _np().roots([c3, c2, c1, c0]):
+                    if abs(root.imag) <= 1e-12 * max(1.0, abs(root.real)) and 0.0 < root.real < span:
+                        taus.append(float(root.real))
+            for tau in sorted(taus):
+                x = d0[0] + dv[0] * tau + 0.5 * da[0] * tau * tau
+                y = d0[1] + dv[1] * tau + 0.5 * da[1] * tau * tau
+                if x * x + y * y > d2:
+                    self._apart[key] = (t0 if done is None else done[0], lo + tau, True)
+                    return True
+        self._apart[key] = (t0 if done is None else done[0], t1, False)
+        return False
 
     # ----- serialisation -------------------------------------------------------------------
     def to_json(self) -> dict:
@@ -263,3 +349,23 @@ class SimResult:
         if "final" in d:
             final = {int(k): BallState(v["state"], tuple(v["r"])) for k, v in d["final"].items()}
         return cls(tbl, initial, events, final, bool(d.get("capped", False)))
+
+
+def _at(piece: Tuple[float, float, Vec2, Vec2, Vec2], t: float) -> Tuple[Vec2, Vec2, Vec2]:
+    ta, _, r, v, acc = piece
+    dt = t - ta
+    return ((r[0] + v[0] * dt + 0.5 * acc[0] * dt * dt, r[1] + v[1] * dt + 0.5 * acc[1] * dt * dt),
+            (v[0] + acc[0] * dt, v[1] + acc[1] * dt), acc)
+
+
+def _relative(pa, pb, t: float) -> Tuple[Vec2, Vec2, Vec2]:
+    """Position, velocity and acceleration of ball a relative to ball b at time ``t`` (their pieces at t)."""
+    ra, va, aa = _at(pa, t)
+    rb, vb, ab = _at(pb, t)
+    return (ra[0] - rb[0], ra[1] - rb[1]), (va[0] - vb[0], va[1] - vb[1]), (aa[0] - ab[0], aa[1] - ab[1])
+
+
+def _np():
+    import numpy
+
+    return numpy

@@ -112,7 +112,7 @@ def stroke_contacts(sim: SimResult, frozen: Optional[FrozenSet[Pair]] = None) ->
             key = (min(a, b), max(a, b))
             cont = False
             if key in frozen and key not in released:
-                if sim.max_pair_distance(a, b, 0.0, e.t) - 2.0 * R > EPS_LEAVE:
+                if sim.pair_apart(a, b, 0.0, e.t, 2.0 * R + EPS_LEAVE):
                     released.add(key)
                 else:
                     cont = True
