@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Callable, Iterable, List, Mapping, Optional, Sequence, Tuple
+from typing import Callable, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 from physics import Shot, simulate
 from physics.events import SimResult
@@ -111,6 +111,20 @@ def find_carom(game, player: Optional[int] = None, *, speeds: Sequence[float] = 
     Returns a :class:`CaromCandidate`, or None when no candidate qualifies (or ``max_sims``
     were tried). Never changes the game. Raises ``IllegalAction`` if the seat may not shoot now.
     """
+    return next(scoring_strokes(game, player, speeds=speeds, spins=spins, step_deg=step_deg, fine_step_deg=fine_step_deg,
+                                max_sims=max_sims, accept=accept, need_both=need_both), None)
+
+
+def scoring_strokes(game, player: Optional[int] = None, *, speeds: Sequence[float] = DEFAULT_SPEEDS,
+                    spins: Sequence[Tuple[float, float]] = DEFAULT_SPINS, step_deg: float = 1.0,
+                    fine_step_deg: float = 0.25, max_sims: Optional[int] = None,
+                    accept: Optional[Callable[[SimResult, dict], bool]] = None,
+                    need_both: bool = True) -> Iterator[CaromCandidate]:
+    """Every qualifying candidate of :func:`find_carom`, in its order, lazily (same arguments).
+
+    ``tried`` of each yielded candidate counts the simulations run so far. The generator stops
+    after ``max_sims`` simulations or when the candidates run out. Never changes the game.
+    """
     seat = game.to_act if player is None else player
     layout = game.prepare_shot(seat, None)
     cue = game.cue_ball(seat)
@@ -121,7 +135,7 @@ def find_carom(game, player: Optional[int] = None, *, speeds: Sequence[float] = 
         for a, b in spins:
             for phi in angles:
                 if max_sims is not None and tried >= max_sims:
-                    return None
+                    return
                 shot = Shot(cue_ball=cue, phi_deg=phi, V0=V0, a=a, b=b)
                 sim = simulate(game.table, layout, shot)
                 tried += 1
@@ -129,8 +143,7 @@ def find_carom(game, player: Optional[int] = None, *, speeds: Sequence[float] = 
                     continue
                 verdict = game.evaluate_stroke(seat, sim)
                 if (accept(sim, verdict) if accept is not None else verdict["scores"]):
-                    return CaromCandidate(shot, sim, verdict, tried)
-    return None
+                    yield CaromCandidate(shot, sim, verdict, tried)
 
 
 def safe_stroke(game, player: Optional[int] = None, V0: float = 1.2) -> Shot:
