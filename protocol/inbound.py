@@ -178,34 +178,36 @@ class Decision(Inbound):
     arg: Any = _f(F.DECISION_ARG, None)
 
 
-@inbound("resign")
 @dataclass(frozen=True)
-class Resign(Inbound):
+class SeatCommand(Inbound):
+    """A seat action without arguments: ``table`` and the seat's ``token``."""
+
     table: str = _f(F.TABLE_ID)
     token: str = _f(F.TOKEN)
+
+
+@inbound("resign")
+@dataclass(frozen=True)
+class Resign(SeatCommand):
+    """Forfeit the game."""
 
 
 @inbound("claim")
 @dataclass(frozen=True)
-class Claim(Inbound):
+class Claim(SeatCommand):
     """Claim the game when the opponent has been disconnected longer than the grace period."""
-
-    table: str = _f(F.TABLE_ID)
-    token: str = _f(F.TOKEN)
 
 
 @inbound("rematch_offer")
 @dataclass(frozen=True)
-class RematchOffer(Inbound):
-    table: str = _f(F.TABLE_ID)
-    token: str = _f(F.TOKEN)
+class RematchOffer(SeatCommand):
+    """After the game: offer a new one."""
 
 
 @inbound("rematch_accept")
 @dataclass(frozen=True)
-class RematchAccept(Inbound):
-    table: str = _f(F.TABLE_ID)
-    token: str = _f(F.TOKEN)
+class RematchAccept(SeatCommand):
+    """Accept the opponent's rematch offer: a new game starts."""
 
 
 @inbound("chat")
