@@ -1628,8 +1628,8 @@ def _xy_keys(pos: Mapping[int, Vec2]) -> Dict[str, List[float]]:
 
 def _plain(v):
     """A deep copy made of plain dict/list/scalars (tuples become lists)."""
-    if isinstance(v, Mapping):
-        return {str(k) if not isinstance(k, str) else k: _plain(x) for k, x in v.items()}
+    if isinstance(v, dict):
+        return {k if isinstance(k, str) else str(k): _plain(x) for k, x in v.items()}
     if isinstance(v, (list, tuple)):
         return [_plain(x) for x in v]
     return v
