@@ -24,6 +24,7 @@ import random
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from physics.events import SimResult
+from physics.simulate import on_playing_surface
 from physics.table import Table, Vec2, get_table
 from rules.base import (
     EPS_LEAVE,
@@ -631,14 +632,15 @@ class StraightPool:
         return {"ball": int(b), "pocket": pk}
 
     def _check_placement(self, pos) -> Vec2:
-        """Cue ball in hand behind the head string (R13): on the bed, x < L/4 - eps, not overlapping a ball."""
+        """Cue ball in hand behind the head string (R13): on the bed clear of the pocket circles and jaws
+        (``Table.on_bed`` and ``physics.simulate.on_playing_surface``), x < L/4 - eps, not overlapping a ball."""
         if not isinstance(pos, (list, tuple)) or len(pos) != 2:
             raise IllegalAction("bad_placement", "cue_ball_position: expected [x, y] in metres", "cue_ball_position")
         try:
             x, y = float(pos[0]), float(pos[1])
         except (TypeError, ValueError):
             raise IllegalAction("bad_placement", "cue_ball_position: x and y must be numbers", "cue_ball_position") from None
-        if not (math.isfinite(x) and math.isfinite(y)) or not self.table.on_bed((x, y)):
+        if not (math.isfinite(x) and math.isfinite(y)) or not self.table.on_bed((x, y)) or not on_playing_surface(self.table, (x, y)):
             raise IllegalAction("bad_placement", "cue_ball_position: the cue ball must lie on the bed", "cue_ball_position")
         if not behind_head_string(self.table, (x, y)):
             raise IllegalAction(

@@ -21,6 +21,7 @@ from typing import Dict, List, Optional, Tuple
 
 from bots.aim import nearest_to_straight, speed_for
 from physics import Shot, simulate
+from physics.simulate import on_playing_surface
 from rules.registry import new_game
 from rules.spotting import behind_head_string
 
@@ -39,7 +40,7 @@ def _kitchen_candidates(table, layout, rng: random.Random, n: int = 24) -> List[
         out.append((rng.uniform(R + 0.01, hx - 0.01), rng.uniform(R + 0.01, table.width - R - 0.01)))
     ok = []
     for p in out:
-        if all(math.hypot(p[0] - q[0], p[1] - q[1]) >= 2.0 * R + 1e-6 for q in layout.values()):
+        if on_playing_surface(table, p) and all(math.hypot(p[0] - q[0], p[1] - q[1]) >= 2.0 * R + 1e-6 for q in layout.values()):
             ok.append(p)
     return ok
 

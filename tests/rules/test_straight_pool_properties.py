@@ -23,6 +23,7 @@ from pool_games import Ledger
 from pool_helpers import TABLE
 
 from physics import Shot, simulate
+from physics.simulate import on_playing_surface
 from rules.straight_pool import StraightPool
 
 RAILS = ("head", "foot", "R-head", "R-foot", "L-head", "L-foot")
@@ -51,7 +52,7 @@ def _free_point(rng, occupied, x_lo, x_hi, tries=200):
     R = TABLE.R
     for _ in range(tries):
         p = (rng.uniform(x_lo, x_hi), rng.uniform(R, TABLE.width - R))
-        if all(math.hypot(p[0] - q[0], p[1] - q[1]) >= 2 * R + 1e-6 for q in occupied):
+        if on_playing_surface(TABLE, p) and all(math.hypot(p[0] - q[0], p[1] - q[1]) >= 2 * R + 1e-6 for q in occupied):
             return p
     return None
 

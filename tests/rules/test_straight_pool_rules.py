@@ -64,6 +64,7 @@ def test_illegal_cue_ball_placements():
     _illegal(g, "bad_placement", g.prepare_shot, 0, call, (TABLE.head_string_x, 0.60))  # on it: not behind
     _illegal(g, "bad_placement", g.prepare_shot, 0, call, (0.42, 0.62))  # overlaps 6
     _illegal(g, "bad_placement", g.prepare_shot, 0, call, (0.01, 0.60))  # off the bed
+    _illegal(g, "bad_placement", g.prepare_shot, 0, call, (0.036, 1.2411))  # on the bed but inside the HL pocket circle
     _illegal(g, "bad_placement", g.prepare_shot, 0, call, (float("nan"), 0.60))
     _illegal(g, "bad_placement", g.prepare_shot, 0, call, ("x", 0.60))
     _illegal(g, "bad_placement", g.prepare_shot, 0, call, (0.3,))
