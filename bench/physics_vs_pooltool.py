@@ -4,17 +4,17 @@ Issue 2, section "Benchmark". The workloads come from ``bench/workloads.py`` (14
 9-ball break, 50 random pool shots, 50 random three-cushion shots). billar runs in this
 interpreter (the project's ``.venv``); pooltool runs in its own environment
 (``.venv-pooltool``, made by ``make bench-pooltool``) as a subprocess,
-``bench/pooltool_side.py``, which receives the same shots as JSON and answers with its
-timings as JSON (see that file for the frame translation: both engines see the same table
-geometry, ball constants, cue and shots, and the same cushion model).
+``bench/pooltool_side.py``, which receives the same shots as JSON and answers each timing
+request with one JSON line (see that file for the frame translation: both engines see the same
+table geometry, ball constants, cue and shots, and the same cushion model).
 
 Both engines first run every shot once, untimed (numba compiles or loads its kernels then; no
 JIT time is counted). Then, shot by shot, billar simulates the shot ``--repeats`` times
 (``--break-repeats`` for the one-shot break workloads), pooltool as many times, and billar again
 (its runs pooled): the two engines' timings of a shot lie milliseconds apart, so a change of
 machine load weighs on both. A shot's time is the median of its runs, and a workload's figure is
-the median over its shots. Times are wall-clock (``time.perf_counter``) around the
-engine's simulate call only: for billar ``physics.simulate(table, balls, Shot(...))``
+the median over its shots. Times are wall-clock (``time.perf_counter``) and process CPU time
+(``time.process_time``) around the engine's simulate call only: for billar ``physics.simulate(table, balls, Shot(...))``
 (validation and the ``SimResult`` included), for pooltool ``pt.simulate(system, engine,
 inplace=True)`` on a prepared ``System``.
 
@@ -385,7 +385,9 @@ def _events(st: dict) -> str:
 
 
 def render(info: dict, request: dict, billar: Optional[dict], pooltool: dict, args) -> str:
+    """The Markdown report: header (date, machine, versions, models), speed table, notes, agreement table."""
     lines = []
+
     def models(key: str) -> str:
         return ", ".join(sorted({f"{w['table']['kind']} {w[key]}" for w in request["workloads"]}))
 
