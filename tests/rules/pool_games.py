@@ -113,10 +113,6 @@ def _check_layout(g) -> None:
                 raise AccountingError(f"balls {a} and {b} overlap ({d})")
 
 
-def sim_off(sim) -> set:
-    return {e.balls[0] for e in sim.events if e.kind == "off_table"}
-
-
 class Ledger:
     """Accounts for every object ball and point independently of the referee."""
 
@@ -146,7 +142,7 @@ class Ledger:
         self.scored[player] += len(scored)
         self.rack_scored += len(scored)
         if ruling["rerack"] and ruling.get("call_fulfilled"):
-            left = sum(1 for b in final_lay if b != 0 and b not in sim_off(sim))
+            left = sum(1 for b in final_lay if b != 0)  # off-table object balls count: they are always spotted
             if self.rack_scored + left != 15:
                 raise AccountingError(f"rack: {self.rack_scored} balls scored and {left} left on the table")
             self.racks_checked += 1

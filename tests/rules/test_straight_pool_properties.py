@@ -16,6 +16,7 @@ import math
 import random
 
 import msgpack
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from logs import stroke_log
@@ -241,3 +242,17 @@ def test_random_strokes_through_the_physics_keep_the_game_consistent(seed, confi
         sim = simulate(T, start, shot)
         ledger.stroke(g, p, sim, g.apply_shot(p, call, sim).to_dict())
         _check_round_trip(g)
+
+
+@pytest.mark.soak
+def test_soak_random_legal_actions_many_examples():
+    inner = test_random_legal_actions_keep_the_game_consistent.hypothesis.inner_test
+    settings(max_examples=3000, deadline=None, suppress_health_check=list(HealthCheck), database=None)(
+        given(data=st.data(), config=configs, seed=st.integers(0, 2**31 - 1), n_balls=st.integers(2, 15), start=st.sampled_from(["opening", "lag", "mid"]))(inner)
+    )()
+
+
+@pytest.mark.soak
+def test_soak_random_strokes_through_the_physics_many_examples():
+    inner = test_random_strokes_through_the_physics_keep_the_game_consistent.hypothesis.inner_test
+    settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck), database=None)(given(seed=st.integers(0, 2**31 - 1), config=configs)(inner))()
