@@ -824,20 +824,30 @@ cdef class TableGeometry:
 
 # The log holds hundreds of small frozen dataclass instances; their generated __init__ (one
 # object.__setattr__ per field, through Python) would cost more than the simulation. They are
-# built by object.__new__ and the generic C attribute setter (what object.__setattr__ does),
+# built by object.__new__ (the type's tp_new slot) and the generic C attribute setter (what
+# object.__setattr__ does),
 # which gives equal objects (checked below at import; if that ever fails, the ordinary
 # constructors are used).
+from cpython.object cimport PyTypeObject, PyObject
+
 cdef extern from "Python.h":
     int PyObject_GenericSetAttr(object o, object name, object value) except -1
 
-cdef object _object_new = object.__new__
+cdef tuple _NO_ARGS = ()
+cdef type _BALL_STATE = BallState
+cdef type _EVENT = Event
+
+
+cdef inline object _new_instance(type cls):
+    """object.__new__(cls) through the type's own slot (the classes define no __new__)."""
+    return (<PyTypeObject*> cls).tp_new(cls, <PyObject*> _NO_ARGS, NULL)
 
 
 cdef object _ball_state(const BallS* b, list names):
     cdef object o
     if not _FAST_OBJECTS:
         return BallState(names[b.s], (b.rx, b.ry), (b.vx, b.vy), (b.wx, b.wy, b.wz))
-    o = _object_new(BallState)
+    o = _new_instance(_BALL_STATE)
     PyObject_GenericSetAttr(o, "state", names[b.s])
     PyObject_GenericSetAttr(o, "r", (b.rx, b.ry))
     if b.s == STATIONARY or b.s == POCKETED:
@@ -870,7 +880,7 @@ cdef object _event(double t, str kind, tuple balls, object cushion, object pocke
     cdef object o
     if not _FAST_OBJECTS:
         return Event(t, kind, balls, cushion, pocket, states)
-    o = _object_new(Event)
+    o = _new_instance(_EVENT)
     PyObject_GenericSetAttr(o, "t", t)
     PyObject_GenericSetAttr(o, "kind", kind)
     PyObject_GenericSetAttr(o, "balls", balls)
@@ -888,7 +898,7 @@ def _fast_objects_work():
         ev = _event(0.5, "strike", (0,), None, None, {0: st})
     except (AttributeError, TypeError):
         return False
-    if getattr(st, "__slots__", None) is not None:
+    if getattr(st, "__slots__", None) is not None or BallState.__new__ is not object.__new__ or Event.__new__ is not object.__new__:
         return False
     return (st == BallState("sliding", (1.0, 2.0), (3.0, 4.0), (5.0, 6.0, 7.0))
             and ev == Event(0.5, "strike", (0,), None, None, {0: st}))
@@ -988,6 +998,16 @@ cdef double _number(str field, object x, str what) except? -1.0:
     return v
 
 
+cdef double _coordinate(object x, object bid, str axis) except? -1.0:
+    """A ball coordinate as a finite double (the message is built only on error)."""
+    cdef double v
+    if type(x) is float:
+        v = x
+        if isfinite(v):
+            return v
+    return _number("balls", x, f" (ball {bid} {axis})")
+
+
 cdef int _ball_id(str field, object x) except -1:
     if type(x) is not int or not (0 <= x <= MAX_BALL_ID):
         if isinstance(x, bool) or not isinstance(x, int) or not (0 <= x <= MAX_BALL_ID):
@@ -1030,8 +1050,8 @@ def prepare(TableGeometry g, object balls, list shots, type shot_type, double to
             x, y = pos
         except (TypeError, ValueError):
             raise ValueError(f"balls: ball {ids[i]} needs a position (x, y), got {pos!r}") from None
-        px[i] = _number("balls", x, f" (ball {ids[i]} x)")
-        py[i] = _number("balls", y, f" (ball {ids[i]} y)")
+        px[i] = _coordinate(x, ids[i], "x")
+        py[i] = _coordinate(y, ids[i], "y")
         xs.append(px[i])
         ys.append(py[i])
     problem = _layout_problem(g, ids, px, py, n, tol)
