@@ -32,7 +32,7 @@ COLLISION_KINDS = frozenset({"ball_ball", "ball_cushion", "ball_pocket"})
 EVENT_KINDS = frozenset({"strike", "event_cap", "off_table"}) | TRANSITION_KINDS | COLLISION_KINDS
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BallState:
     """Motion state of one ball: ``state`` name, ``r`` (x, y) m, ``v`` (vx, vy) m/s, ``w`` (wx, wy, wz) rad/s."""
 
@@ -53,7 +53,7 @@ class BallState:
         return cls("stationary", (float(r[0]), float(r[1])))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Event:
     """One event of the log (see the module docstring for ``kind``).
 
