@@ -21,7 +21,7 @@ from typing import Dict, List, Optional, Tuple
 
 from bots.aim import nearest_to_straight, speed_for
 from physics import Shot, simulate
-from physics.simulate import on_playing_surface
+from physics.simulate import OVERLAP_TOL, on_playing_surface
 from rules.registry import new_game
 from rules.spotting import behind_head_string
 
@@ -109,7 +109,7 @@ def _check_layout(g) -> None:
             raise AccountingError(f"ball {a} off the bed at {lay[a]}")
         for b in ids[i + 1:]:
             d = math.hypot(lay[a][0] - lay[b][0], lay[a][1] - lay[b][1])
-            if d < 2.0 * T.R - 1e-9:
+            if d < 2.0 * T.R - OVERLAP_TOL:  # the physics leaves touching balls within its tolerance
                 raise AccountingError(f"balls {a} and {b} overlap ({d})")
 
 

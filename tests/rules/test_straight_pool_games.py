@@ -22,8 +22,9 @@ def _summary(g, counters):
     return g.scores, counters["strokes"], counters["rerack14"], counters["fouls"], [p["high_run"] for p in sb]
 
 
-def test_whole_game_to_150_through_several_reracks():
-    g, _, c = play_game(2, {})
+@pytest.mark.parametrize("seed", [2, 3, 4, 5])
+def test_whole_game_to_150_through_several_reracks(seed):
+    g, _, c = play_game(seed, {})
     assert g.over, _summary(g, c)
     w = g.result["winner"]
     assert g.scores[w] >= 150 and g.result["reason"] == "target"

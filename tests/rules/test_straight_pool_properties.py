@@ -8,6 +8,9 @@ accounting (15 object balls on the table plus in pockets; resting places as simu
 spotted, placed or re-racked), that no two balls overlap (so no two balls share a spot), and
 that the score agrees with the history; the state must round-trip through msgpack to an equal
 game. A second property drives the same checks with the real physics and random strokes.
+
+The default-suite runs are derandomized (the same examples every run, so CI is reproducible);
+the soak variants (``make soak``) draw fresh examples every time.
 """
 
 from __future__ import annotations
@@ -180,7 +183,7 @@ def _act(g, ledger, rng, draw_choice):
     return True
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), config=configs, seed=st.integers(0, 2**31 - 1), n_balls=st.integers(2, 15), start=st.sampled_from(["opening", "lag", "mid"]))
 def test_random_legal_actions_keep_the_game_consistent(data, config, seed, n_balls, start):
     rng = random.Random(seed)
@@ -213,7 +216,7 @@ def test_random_legal_actions_keep_the_game_consistent(data, config, seed, n_bal
         _check_round_trip(g)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**31 - 1), config=configs)
 def test_random_strokes_through_the_physics_keep_the_game_consistent(seed, config):
     """Random real strokes (aim, speed, spin) from legal placements, refereed and checked after each."""
