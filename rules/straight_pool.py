@@ -797,10 +797,6 @@ class StraightPool:
             setattr(r, k, v)
         return r
 
-    def _resting(self, facts: "_StrokeFacts") -> Dict[int, Vec2]:
-        """Balls left on the bed by the stroke (pocketed and off-table balls removed)."""
-        return dict(facts.resting)
-
     def _spot(self, balls: Sequence[int]) -> Dict[int, Vec2]:
         """Spot ``balls`` one by one in ascending number on the long string (R18); returns their places."""
         out: Dict[int, Vec2] = {}
@@ -832,9 +828,9 @@ class StraightPool:
         penalty = self._penalise(p, breaking=2)
         self.stats[p]["breaking_fouls"] += 1
         self._count_foul_stats(p, fouls)
-        self.balls = self._resting(facts)
+        self.balls = dict(facts.resting)
         cue_in_hand = CUE not in self.balls
-        spotted = self._spot(facts.to_spot_after_foul())
+        spotted = self._spot(facts.to_spot())
         self._end_inning()
         self._decide(
             q,
@@ -881,10 +877,10 @@ class StraightPool:
                     rerack={"balls": list(OBJECT_BALLS), "positions": _xy_keys(pos)},
                     extras=extras,
                 )
-            self.balls = self._resting(facts)
+            self.balls = dict(facts.resting)
             if in_hand:
                 self.balls.pop(CUE, None)
-            spotted = self._spot(facts.to_spot_after_foul())
+            spotted = self._spot(facts.to_spot())
             self._decide(
                 q,
                 "three_fouls",
@@ -905,11 +901,11 @@ class StraightPool:
         penalty = self._penalise(p, standard=1)
         self.fouls_in_row[p] += 1
         pts[p] = -penalty
-        self.balls = self._resting(facts)
+        self.balls = dict(facts.resting)
         if in_hand:
             self.balls.pop(CUE, None)
         self.in_hand = "kitchen" if CUE not in self.balls else None
-        spotted = self._spot(facts.to_spot_after_foul())
+        spotted = self._spot(facts.to_spot())
         self._end_inning()
         self.phase = "play"
         self.to_act = q
@@ -937,7 +933,7 @@ class StraightPool:
         self.run += n
         self.stats[p]["high_run"] = max(self.stats[p]["high_run"], self.run)
         self.fouls_in_row[p] = 0
-        self.balls = self._resting(facts)
+        self.balls = dict(facts.resting)
         spotted = self._spot(facts.jumped_object_balls())  # only when off-table is not a foul (R20 variant)
         self._update_near_rail(p, facts)
         self.phase = "play"
@@ -972,8 +968,8 @@ class StraightPool:
         """R10 miss / R11 safety / legal break without a made call: nothing scores, the turn passes."""
         q = _opp(p)
         self.fouls_in_row[p] = 0
-        self.balls = self._resting(facts)
-        spotted = self._spot(facts.to_spot_after_miss())
+        self.balls = dict(facts.resting)
+        spotted = self._spot(facts.to_spot())
         self._update_near_rail(p, facts)
         safety = call is not None and call.get("safety") is True
         if safety:
@@ -1612,12 +1608,9 @@ class _StrokeFacts:
                 out.append("kitchen_not_left")  # F5b
         return out
 
-    def to_spot_after_foul(self) -> List[int]:
-        """Object balls spotted after a foul: every pocketed and every off-table object ball (R12, R20)."""
-        return sorted(set(self.ob_pocketed) | {b for b in self.off if b != CUE})
-
-    def to_spot_after_miss(self) -> List[int]:
-        """Object balls spotted after a legal stroke that did not fulfil the call (R19, R20 variant)."""
+    def to_spot(self) -> List[int]:
+        """Object balls spotted after a stroke that scores nothing (a foul R12, a miss or safety R19,
+        a breaking foul R6): every pocketed and every off-table object ball (R20)."""
         return sorted(set(self.ob_pocketed) | {b for b in self.off if b != CUE})
 
     def jumped_object_balls(self) -> List[int]:
