@@ -106,12 +106,15 @@ class QuickPlayCancel(Inbound):
 @dataclass(frozen=True)
 class CreateTable(Inbound):
     """Create a table of ``discipline`` with its ``config`` (rules spec section C); ``seat``: the seat
-    the creator takes (None: create without sitting); ``private`` tables stay out of the lobby."""
+    the creator takes (None: create without sitting); ``private`` tables stay out of the lobby;
+    ``computer``: a computer opponent of that level (1..5) takes the other seat (seat 1 when the
+    creator only watches)."""
 
     discipline: str = _f(F.DISCIPLINE)
     config: Dict[str, Any] = _f(F.Config(), {})
     private: bool = _f(F.Bool(), False)
     seat: Optional[int] = _f(F.Nullable(F.SEAT), 0)
+    computer: Optional[int] = _f(F.Nullable(F.Int(1, 5)), None)
 
 
 @inbound("join")

@@ -23,6 +23,7 @@ from protocol import outbound as O
 from protocol.errors import CloseCode, ErrorCode
 from rules.registry import canonical_name, new_game
 from server import records
+from server.computer import seat_computer
 from server.config import Settings
 from server.embedded import start_embedded
 from server.http import make_router
@@ -243,6 +244,8 @@ class Server:
             actor.submit_internal(actor.seat_player, session, msg.seat, "create_table")
         else:
             actor.submit(session, I.Watch(table=actor.id))
+        if msg.computer is not None:  # a computer opponent takes the other seat (server/computer.py)
+            actor.submit_internal(seat_computer, actor, 1 if msg.seat is None else 1 - msg.seat, msg.computer)
 
     def table_closed(self, actor: TableActor) -> None:
         if self.tables.get(actor.id) is actor:

@@ -30,6 +30,7 @@ from protocol import outbound as O
 from protocol.errors import CloseCode, ErrorCode
 from rules.base import IllegalAction
 from rules.registry import canonical_name, game_from_state, new_game
+from server import computer
 from server.feed import PLAYER, SPECTATOR, TableFeed
 from server.store import TableWrite
 
@@ -97,6 +98,7 @@ class TableActor:
         self.rematch_offers = [False, False]
         self.lag: Dict[int, Dict[str, Any]] = {}  # seat -> pending lag shot (disciplines with a simulated lag)
         self.record_len = 0  # actions recorded in this game
+        self.computers: Dict[int, Any] = {}  # seat -> server.computer.ComputerSeat
         self.clock: Optional[Dict[str, Any]] = None
         self._clock_handle: Optional[asyncio.TimerHandle] = None
         self._idle_handle: Optional[asyncio.TimerHandle] = None
@@ -139,6 +141,7 @@ class TableActor:
         t.rematch_offers = list(state.get("rematch", [False, False]))
         t.lag = {int(k): v for k, v in state.get("lag", {}).items()}
         t.record_len = state.get("record_len", 0)
+        computer.restore(t, state.get("computers", {}))
         for v, data in stream:
             t.feed.history.append((v, data))
         t.last_state = state["game"]
@@ -153,6 +156,7 @@ class TableActor:
             "seats": [s.to_state() if s else None for s in self.seats],
             "chat": list(self.chat), "rematch": self.rematch_offers, "lag": {str(k): v for k, v in self.lag.items()},
             "record_len": self.record_len,
+            "computers": {str(k): c.level for k, c in self.computers.items()},
         }
 
     # ----- the actor loop --------------------------------------------------------------------
@@ -192,6 +196,8 @@ class TableActor:
                     await res
                 if self.inbox.empty() or len(self._batch) >= 64:
                     await self._flush_batch()
+                if self.computers:
+                    computer.after_step(self)
             except Exception:
                 log.exception("table actor step failed", extra={"table": self.id})
                 self._restore_after_fault()
@@ -266,7 +272,8 @@ class TableActor:
                              self.feed.spectator_count(), self.version, time.time())
 
     def connected(self) -> int:
-        return sum(1 for s in self.seats if s is not None and s.session is not None) + self.feed.spectator_count()
+        return (sum(1 for s in self.seats if s is not None and s.session is not None and not computer.is_computer(s.session))
+                + self.feed.spectator_count())
 
     # ----- stream, persistence ---------------------------------------------------------------
     def _next_v(self) -> int:
