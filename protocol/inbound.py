@@ -108,13 +108,15 @@ class CreateTable(Inbound):
     """Create a table of ``discipline`` with its ``config`` (rules spec section C); ``seat``: the seat
     the creator takes (None: create without sitting); ``private`` tables stay out of the lobby;
     ``computer``: a computer opponent of that level (1..5) takes the other seat (seat 1 when the
-    creator only watches)."""
+    creator only watches); ``creation_id`` (16-64 characters, secret, chosen by the client) makes
+    the request idempotent: a retry with the same id never makes a second table."""
 
     discipline: str = _f(F.DISCIPLINE)
     config: Dict[str, Any] = _f(F.Config(), {})
     private: bool = _f(F.Bool(), False)
     seat: Optional[int] = _f(F.Nullable(F.SEAT), 0)
     computer: Optional[int] = _f(F.Nullable(F.Int(1, 5)), None)
+    creation_id: Optional[str] = _f(F.Nullable(F.TOKEN), None)
 
 
 @inbound("join")

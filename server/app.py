@@ -23,11 +23,13 @@ from protocol import outbound as O
 from protocol.errors import CloseCode, ErrorCode
 from rules.registry import canonical_name, new_game
 from server import records
+from server.cluster import Cluster
 from server.computer import seat_computer
 from server.config import Settings
 from server.embedded import start_embedded
 from server.http import make_router
 from server.metrics import Metrics
+from server.feed import SPECTATOR
 from server.session import Session
 from server.store import RedisUnavailable, Store, TableWrite
 from server.table import TableActor
@@ -64,6 +66,7 @@ class Server:
         self._tasks: List[asyncio.Task] = []
         self._bg: Set[asyncio.Task] = set()
         self._last_refresh = 0.0
+        self.cluster = Cluster(self)  # leases, routing and fan-out between processes (server/cluster.py)
 
     # ----- lifecycle ------------------------------------------------------------------------
     async def start(self) -> None:
@@ -74,10 +77,11 @@ class Server:
         self.redis_url = url
         self.store = Store(url, st.key_prefix, self.metrics, timeout_s=st.redis_timeout_s, lobby_ttl_s=st.lobby_ttl_s,
                            records_ttl_s=st.records_ttl_s, history_len=st.history_len)
-        await self._restore()
+        await self.cluster.start()  # adopts every persisted table nobody holds: a restart resumes them
         origins = None if st.origins is None else list(st.origins) + [None]
         self.ws_server = await serve(
             self._handler, st.host, st.port, process_request=make_router(self), compression=None,
+            reuse_port=st.reuse_port or None,
             max_size=st.max_frame_bytes, origins=origins, ping_interval=st.ping_interval_s, ping_timeout=st.ping_timeout_s,
             close_timeout=st.close_timeout_s, server_header="billar", logger=logging.getLogger("billar.websockets"),
         )
@@ -93,38 +97,24 @@ class Server:
     def port(self) -> int:
         return self.ws_server.sockets[0].getsockname()[1]
 
-    async def _restore(self) -> None:
-        """Start an actor for every table persisted in Redis (a restart resumes every game)."""
-        rows = None
-        for attempt in range(20):
-            try:
-                rows = await self.store.load_tables()
-                break
-            except RedisUnavailable:
-                await asyncio.sleep(0.5)
-        if rows is None:
-            raise RuntimeError("redis: unreachable at start; cannot restore tables")
-        for state_bytes, stream in rows:
-            try:
-                state = msgpack.unpackb(state_bytes, raw=False, strict_map_key=False)
-                actor = TableActor.from_state(self, state, stream)
-            except Exception:
-                log.exception("could not restore a table")
-                continue
-            self.tables[actor.id] = actor
-            actor.start(restored=True)
-
     async def stop(self, reason: str = "restart") -> None:
-        """Graceful shutdown: stop accepting, persist every table, tell clients (``shutdown``), close with 1012."""
+        """Graceful shutdown: stop accepting, persist every table, hand the tables over (their leases are released
+        and, in a cluster, adopted by the other processes before this one lets its clients go), tell clients
+        (``shutdown``), close with 1012."""
         if self.stopping:
             return
         self.stopping = True
         self._stop.set()
         if self.ws_server is not None:
             self.ws_server.close(close_connections=False)
-        for actor in list(self.tables.values()):
+        actors = list(self.tables.values())
+        for actor in actors:
             await actor.stop()
         await self._drain_writes(deadline=time.monotonic() + 5.0)
+        released = [a.id for a in actors if not a.lost and await self.cluster.hand_over(a)]
+        if released and self.settings.cluster:
+            adopted = await self.cluster.wait_adopted(released, self.settings.drain_timeout_s)
+            log.info("tables handed over", extra={"released": len(released), "adopted": adopted})
         data = protocol.encode(O.shutdown(reason, self.settings.shutdown_retry_ms))
         sessions = list(self.sessions.values())
         for s in sessions:
@@ -141,6 +131,7 @@ class Server:
         for t in self._tasks:
             t.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.cluster.stop()
         if self.store is not None:
             await self.store.close()
         log.info("stopped", extra={"reason": reason})
@@ -173,6 +164,8 @@ class Server:
                 actor = self.tables.get(tid)
                 if actor is not None:
                     actor.submit_internal(actor.on_disconnect, session)
+                else:  # a table owned by another process
+                    self.cluster.session_gone(session, tid)
             if not self.stopping and session.player is not None:
                 try:
                     if session.quick:
@@ -214,30 +207,58 @@ class Server:
         elif isinstance(msg, I.QuickPlayCancel):
             session.defer(self._quick_cancel(session))
         elif isinstance(msg, I.CreateTable):
-            self._create_table(session, msg)
+            if msg.creation_id is not None:  # idempotent: a retry finds the table made by the first request
+                session.defer(self.cluster.create_once(session, msg))
+            else:
+                self.create_table(session, msg)
         else:
             actor = self.tables.get(msg.table)
-            if actor is None or actor.closed:
-                session.error(ErrorCode.NO_SUCH_TABLE, f"table: no table {msg.table!r} here", "table", msg.TYPE)
-            elif not actor.submit(session, msg):
-                session.error(ErrorCode.BUSY, "table: busy, try again", "table", msg.TYPE, table=msg.table)
+            if actor is None or actor.closed:  # owned by another process, or an orphan to adopt, or no such table
+                session.defer(self.cluster.forward(session, msg))
+            else:
+                self.submit_local(session, actor, msg)
+
+    def submit_local(self, session: Session, actor: TableActor, msg: I.Inbound) -> None:
+        """Queue ``msg`` at a table actor of this process (``busy`` when its inbox is full)."""
+        if isinstance(msg, I.CreateTable):  # a retried creation (server/cluster.py create_once)
+            ok = actor.submit_internal(actor.reclaim_creation, session, msg)
+        else:
+            ok = actor.submit(session, msg)
+        if not ok:
+            session.error(ErrorCode.BUSY, "table: busy, try again", "table", msg.TYPE, table=actor.id)
+
+    def resync(self, session: Session, table: str) -> bool:
+        """A player that fell behind at ``table`` has drained its buffer: ask the table's actor (here or on the
+        owning process) for a snapshot. False when the table is gone."""
+        actor = self.tables.get(table)
+        if actor is not None:
+            return actor.submit_internal(actor.resync, session)
+        if table in self.cluster.relays:
+            self.cluster.request_resync(session, table)
+            return True
+        return False
 
     # ----- tables ----------------------------------------------------------------------------
-    def _new_table(self, session: Session, discipline: str, config: Dict[str, Any], private: bool, ref: str) -> Optional[TableActor]:
+    def _new_table(self, session: Session, discipline: str, config: Dict[str, Any], private: bool, ref: str,
+                   table_id: Optional[str] = None, creation_id: Optional[str] = None,
+                   creator_seat: Optional[int] = None) -> Optional[TableActor]:
         if self.stopping:
             session.error(ErrorCode.SHUTTING_DOWN, "the server is shutting down", None, ref)
             return None
         try:
-            actor = TableActor.create(self, discipline, config, private)
+            actor = TableActor.create(self, discipline, config, private, table_id, creation_id, creator_seat)
         except ValueError as exc:
             session.error(ErrorCode.BAD_CONFIG, str(exc), config_field(exc), ref)
             return None
+        actor.lease = self.cluster.lease_for_new_table()
         self.tables[actor.id] = actor
         actor.start()
         return actor
 
-    def _create_table(self, session: Session, msg: I.CreateTable) -> None:
-        actor = self._new_table(session, msg.discipline, msg.config, msg.private, "create_table")
+    def create_table(self, session: Session, msg: I.CreateTable, table_id: Optional[str] = None) -> None:
+        """Make a table here for ``create_table`` (``table_id``: already bound to the message's creation id)."""
+        actor = self._new_table(session, msg.discipline, msg.config, msg.private, "create_table", table_id,
+                                msg.creation_id, msg.seat)
         if actor is None:
             return
         if msg.seat is not None:
@@ -264,7 +285,7 @@ class Server:
         for _ in range(8):
             try:
                 found = await self.store.quick_play(queue, self.settings.node, session.player, session.id,
-                                                    max_age_s=3600.0)
+                                                    max_age_s=3600.0, name=session.name)
             except RedisUnavailable:
                 session.error(ErrorCode.UNAVAILABLE, "quick play is unavailable (storage unreachable)", None, "quick_play")
                 return
@@ -272,10 +293,14 @@ class Server:
                 session.quick = queue
                 session.send(O.quick_play_waiting(name))
                 return
-            other = self.sessions.get(found[1])
-            if other is None or other.closing:
-                continue  # that player left; try the next one (or queue this one)
-            other.quick = None
+            node, player, sid, other_name = found
+            if node == self.settings.node:
+                other = self.sessions.get(sid)
+                if other is None or other.closing:
+                    continue  # that player left; try the next one (or queue this one)
+                other.quick = None
+            else:  # waiting on another process: seated from here, its replies go there (server/cluster.py)
+                other = self.cluster.remote_session(node, sid, player, other_name)
             actor = self._new_table(session, name, msg.config, False, "quick_play")
             if actor is None:
                 return
@@ -363,14 +388,20 @@ class Server:
     # ----- HTTP ------------------------------------------------------------------------------
     def health(self) -> Dict[str, Any]:
         return {"status": "ok", "redis": bool(self.store and self.store.healthy), "tables": len(self.tables),
-                "connections": len(self.sessions), "node": self.settings.node}
+                "connections": len(self.sessions), "node": self.settings.node, "cluster": self.settings.cluster,
+                "relayed": len(self.cluster.relays), "nodes": len(self.cluster.live_nodes)}
 
     def render_metrics(self) -> str:
         m = self.metrics
         m.connections.set(len(self.sessions))
         m.tables_active.set(len(self.tables))
-        m.spectators.set(sum(t.feed.spectator_count() for t in self.tables.values()))
-        m.players_connected.set(sum(1 for t in self.tables.values() for s in t.seats if s is not None and s.session is not None))
+        relayed_sp, relayed_pl, relayed = self.cluster.counts()
+        # connections of this process: at its own tables (remote ones excluded) and at tables relayed from others
+        m.spectators.set(relayed_sp + sum(1 for t in self.tables.values() for s, r in t.feed.members.items()
+                                          if r == SPECTATOR and not s.remote))
+        m.players_connected.set(relayed_pl + sum(1 for t in self.tables.values() for s in t.seats
+                                                 if s is not None and s.session is not None and not getattr(s.session, "remote", False)))
+        m.tables_relayed.set(relayed)
         m.lobby_subscribers.set(len(self.lobby_watchers))
         return m.render()
 

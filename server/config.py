@@ -14,6 +14,8 @@ BILLAR_GRACE_S           seat held after a disconnect, s     60
 BILLAR_ORIGINS           comma-separated Origin allow-list   (any origin)
 BILLAR_STATIC_DIR        browser client build                client_web/dist
 BILLAR_LOG_LEVEL         logging level                       INFO
+BILLAR_CLUSTER           1: several processes share Redis    0 (1 with --workers)
+BILLAR_REUSE_PORT        1: bind with SO_REUSEPORT           0 (1 with --workers)
 =======================  ==================================  =================
 """
 
@@ -69,6 +71,14 @@ class Settings:
     refresh_s: float = 10.0  # lobby/presence refresh and persistence retry period
     redis_timeout_s: float = 2.0
     records_ttl_s: int = 30 * 24 * 3600  # match records kept this long
+    # scale-out (server/cluster.py, docs/deploy.md)
+    cluster: bool = False  # several processes share this Redis: publish nothing that is not persisted
+    reuse_port: bool = False  # SO_REUSEPORT: several processes of this machine listen on the same port
+    lease_ttl_s: float = 4.0  # a table's ownership lease expires this long after its last renewal
+    lease_renew_s: float = 1.0  # leases renewed (and the process's heartbeat) this often
+    orphan_scan_s: float = 1.0  # tables with an expired or released lease looked for this often
+    drain_timeout_s: float = 10.0  # SIGTERM: time allowed for the other processes to adopt the tables
+    creation_ttl_s: int = 24 * 3600  # a creation id finds its table again for this long
     # shutdown
     shutdown_retry_ms: int = 2000  # told to clients in ``shutdown``
     log_level: str = "INFO"
@@ -105,6 +115,8 @@ def from_env(env: Optional[Mapping[str, str]] = None, **overrides) -> Settings:
         origins=tuple(o.strip() for o in origins.split(",") if o.strip()) if origins else None,
         static_dir=env.get("BILLAR_STATIC_DIR") or s.static_dir,
         log_level=env.get("BILLAR_LOG_LEVEL") or s.log_level,
+        cluster=env.get("BILLAR_CLUSTER", "") in ("1", "true", "yes"),
+        reuse_port=env.get("BILLAR_REUSE_PORT", "") in ("1", "true", "yes"),
     )
     kw.update({k: v for k, v in overrides.items() if v is not None})
     out = s.replace(**kw)

@@ -53,6 +53,8 @@ class TableFeed:
         """Send ``data`` (stream or unversioned) to every member that keeps up, applying backpressure."""
         targets = []
         for s, role in list(self.members.items()):
+            if s.remote:  # a connection on another process: it gets the message through Redis (server/cluster.py)
+                continue
             if s.is_behind(self.table):
                 self.metrics.dropped.inc()
                 continue
@@ -70,10 +72,15 @@ class TableFeed:
             self.metrics.messages_out.inc(len(targets))
         return len(targets)
 
-    def since(self, v: int, current: int) -> Optional[List[bytes]]:
-        """Messages after version ``v`` up to ``current`` if the history holds all of them, else None (send a snapshot)."""
+    def has_remote(self) -> bool:
+        """Whether a member is a connection on another process."""
+        return any(s.remote for s in self.members)
+
+    def since(self, v: int, current: int) -> Optional[List[Tuple[int, bytes]]]:
+        """(version, bytes) of the messages after version ``v`` up to ``current`` if the history holds all of them,
+        else None (send a snapshot)."""
         if v >= current:
             return [] if v == current else None
         if not self.history or self.history[0][0] > v + 1:
             return None
-        return [data for ver, data in self.history if ver > v]
+        return [(ver, data) for ver, data in self.history if ver > v]

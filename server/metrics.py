@@ -109,6 +109,14 @@ class Metrics:
         self.rate_limited = Counter("billar_rate_limited_total", "Connections closed for exceeding the message budget")
         self.redis_errors = Counter("billar_redis_errors_total", "Redis commands or pipelines that failed")
         self.games_finished = Counter("billar_games_finished_total", "Games that reached their end")
+        # scale-out (server/cluster.py)
+        self.tables_relayed = Gauge("billar_tables_relayed", "Tables owned by another process with connections here")
+        self.tables_adopted = Counter("billar_tables_adopted_total", "Tables taken over from a released or expired lease")
+        self.leases_lost = Counter("billar_leases_lost_total", "Tables whose lease another process took (actor stopped)")
+        self.forwarded = Counter("billar_cluster_forwarded_total", "Messages forwarded to the process owning their table")
+        self.relayed = Counter("billar_cluster_relayed_total", "Stream messages of other processes' tables sent here (per recipient)")
+        self.gaps_recovered = Counter("billar_cluster_gaps_recovered_total", "Relayed streams refilled from the persisted history")
+        self.cluster_resyncs = Counter("billar_cluster_resyncs_total", "Snapshots asked of an owner for a connection here")
         self.shot_latency = Histogram(
             "billar_shot_latency_seconds", "Time per stroke by stage (simulate, referee, persist, broadcast)", ["stage"]
         )

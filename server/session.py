@@ -35,6 +35,8 @@ SESSION_MESSAGES = (I.Ping, I.LobbySubscribe, I.LobbyUnsubscribe, I.QuickPlay, I
 class Session:
     """State of one connection: identity after ``hello``, tables it is at, budgets, backpressure flags."""
 
+    remote = False  # a connection of this process (server/cluster.py has the remote kind)
+
     def __init__(self, server: "Server", ws: ServerConnection):
         st = server.settings
         self.server, self.ws = server, ws
@@ -44,6 +46,7 @@ class Session:
         self.tables: Set[str] = set()  # tables this connection is seated at or watching
         self.behind: Dict[str, asyncio.Task] = {}  # table -> resync watcher, while the player is behind
         self.quick: Optional[str] = None  # discipline queued for quick play
+        self.tokens: Dict[str, str] = {}  # table -> seat token given to this connection (to resume it when the table moves)
         self.bucket = TokenBucket(st.rate_per_s, st.rate_burst)
         self.chat_bucket = TokenBucket(st.chat_per_s, st.chat_burst)
         self.closing = False
@@ -72,7 +75,16 @@ class Session:
         self.server.metrics.messages_out.inc()
 
     def send(self, message: Dict[str, Any]) -> None:
+        if message.get("type") == "seated":
+            self.tokens[message["table"]] = message["token"]
         self.send_bytes(protocol.encode(message))
+
+    def send_stream(self, table: str, v: int, data: bytes) -> None:
+        """A stream message of ``table`` (version ``v``) replayed to this connection alone."""
+        self.send_bytes(data)
+
+    def at_version(self, table: str, v: int, role: Optional[str]) -> None:
+        """The table's actor has brought this connection to version ``v`` (nothing to do for a local one)."""
 
     def error(self, code: str, message: str, field: Optional[str] = None, ref: Optional[str] = None, **kw) -> None:
         self.server.metrics.protocol_errors.inc(1.0, code)
@@ -107,8 +119,7 @@ class Session:
         try:
             while self.buffered() > low and not self.closing:
                 await asyncio.sleep(0.05)
-            actor = self.server.tables.get(table)
-            if actor is None or self.closing or not actor.submit_internal(actor.resync, self):
+            if self.closing or not self.server.resync(self, table):
                 self.behind.pop(table, None)
         except asyncio.CancelledError:
             pass

@@ -11,11 +11,20 @@ Key layout (``P`` = the configured key prefix, e.g. ``billar:``)::
     P record:<id>:<game>          hash    stroke index -> stroke record (msgpack)
     P record:<id>:<game>:meta     string  discipline, config, seed, players, result (msgpack)
     P quick:<discipline>          list    players waiting for quick play
+    P lease:<id>                  string  "<node>|<fence>": the process that owns table <id> (expires, PX)
+    P fence:<id>                  string  fencing counter of table <id>, +1 at every adoption or release
+    P leases                      zset    table id -> lease expiry (Redis ms); 0 = released, adopt now
+    P nodes                       zset    server process (node) -> heartbeat expiry (Redis ms)
+    P create:<creation id>        string  the table a ``create_table`` with that creation id made (expiry)
     channel P lobby               lobby_update / lobby_remove messages, already encoded for clients
-    channel P stream:<id>         every stream message of table <id> (for other processes, issue 8)
+    channel P stream:<id>         every stream message of table <id>, framed by :func:`frame_stream`
+    channel P node:<node>         envelopes for one server process (server/cluster.py)
+    channel P cluster             ownership notices: a table adopted or released (server/cluster.py)
 
-Every write of a stroke goes out in ONE pipelined MULTI/EXEC (:meth:`Store.write_table`). Writes
-are idempotent (SET, HSET by index, ZADD by version), so a batch whose reply was lost can be
+Every write of a stroke goes out in ONE round trip (:meth:`Store.write_table`): a MULTI/EXEC
+pipeline, or, for a table owned under a lease (every table actor's writes), one Lua script that
+first checks the lease (the fencing token) and refuses the whole write with :class:`Fenced` when
+another process holds the table. Writes are idempotent (SET, HSET by index, ZADD by version), so a batch whose reply was lost can be
 sent again. When Redis fails, :class:`RedisUnavailable` is raised, ``billar_redis_errors_total``
 counts it and :attr:`Store.healthy` turns False until a command succeeds again; callers keep
 their writes and retry (the table actors do, see ``TableActor.flush``).
@@ -31,7 +40,7 @@ from typing import Any, Awaitable, Callable, Dict, List, Optional, Tuple
 
 import msgpack
 import redis.asyncio as aioredis
-from redis.exceptions import RedisError
+from redis.exceptions import RedisError, ResponseError
 
 from server.metrics import Metrics
 
@@ -40,6 +49,30 @@ log = logging.getLogger("billar.store")
 
 class RedisUnavailable(Exception):
     """A Redis command failed (connection refused or lost, timeout, server error)."""
+
+
+class Fenced(Exception):
+    """A fenced write was refused: the table's lease belongs to another process (or to a later adoption)."""
+
+
+STREAM_FRAME, UNVERSIONED_FRAME = b"S", b"U"
+
+
+def frame_stream(v: Optional[int], data: bytes) -> bytes:
+    """The payload published on ``P stream:<id>``: ``b"S"`` + version (8 bytes, big-endian) + message bytes
+    for a stream message, ``b"U"`` + message bytes for an unversioned one (a spectator count)."""
+    if v is None:
+        return UNVERSIONED_FRAME + data
+    return STREAM_FRAME + v.to_bytes(8, "big") + data
+
+
+def unframe_stream(payload: bytes) -> Tuple[Optional[int], bytes]:
+    """(version or None, message bytes) of a ``P stream:<id>`` payload. Raises ``ValueError`` if malformed."""
+    if payload[:1] == STREAM_FRAME and len(payload) > 9:
+        return int.from_bytes(payload[1:9], "big"), payload[9:]
+    if payload[:1] == UNVERSIONED_FRAME:
+        return None, payload[1:]
+    raise ValueError("not a stream frame")
 
 
 @dataclass
@@ -62,6 +95,7 @@ class TableWrite:
     lobby: Optional[bytes] = None
     lobby_gone: bool = False
     publish_lobby: Optional[bytes] = None
+    lease: Optional[str] = None  # "<node>|<fence>": write only while this lease holds (None: unfenced)
 
     def merge(self, later: "TableWrite", history_len: int) -> None:
         """Fold a later write into this one (self keeps the older records and stream entries)."""
@@ -74,22 +108,123 @@ class TableWrite:
             self.lobby, self.lobby_gone = later.lobby, later.lobby_gone
         if later.publish_lobby is not None:
             self.publish_lobby = later.publish_lobby
+        if later.lease is not None:
+            self.lease = later.lease
 
 
 _QUICK_PLAY = """
--- KEYS[1] queue; ARGV: entry, now, max_age_s, node, player
--- Pop the oldest live waiting entry of the same node and another player, or queue ARGV[1].
+-- KEYS[1] queue; ARGV: entry, now, max_age_s, player
+-- Pop the oldest live waiting entry of another player (on any server process), or queue ARGV[1].
 local n = redis.call('LLEN', KEYS[1])
 for i = 1, n do
   local e = redis.call('LPOP', KEYS[1])
   if not e then break end
   local ts, node, player = string.match(e, '^([^|]+)|([^|]+)|([^|]+)|')
-  if ts and tonumber(ts) >= tonumber(ARGV[2]) - tonumber(ARGV[3]) and player ~= ARGV[5] then
-    if node == ARGV[4] then return e end
-    redis.call('RPUSH', KEYS[1], e)
+  if ts and tonumber(ts) >= tonumber(ARGV[2]) - tonumber(ARGV[3]) and player ~= ARGV[4] then
+    return e
   end
 end
 redis.call('RPUSH', KEYS[1], ARGV[1])
+return false
+"""
+
+_NOW_MS = "local _t = redis.call('TIME')\nlocal now = tonumber(_t[1]) * 1000 + math.floor(tonumber(_t[2]) / 1000)\n"
+
+_FENCED_WRITE = _NOW_MS + """
+-- KEYS[1] lease, KEYS[2] fence, KEYS[3] leases zset
+-- ARGV[1] expected lease "node|fence", ARGV[2] node, ARGV[3] ttl ms, ARGV[4] table id, ARGV[5] 'w' or 'c' (close)
+-- ARGV[6..]: the write's commands, each as: argument count, command, arguments...
+-- The lease must be ARGV[1], or be absent with the fence counter still at ARGV[1]'s value (a new table,
+-- or a lease that expired while nobody else took the table): then it is set again.
+local cur = redis.call('GET', KEYS[1])
+if cur ~= ARGV[1] then
+  if cur then return redis.error_reply('FENCED table held by ' .. cur) end
+  local f = redis.call('GET', KEYS[2]) or '0'
+  if ARGV[2] .. '|' .. f ~= ARGV[1] then return redis.error_reply('FENCED fence is now ' .. f) end
+end
+if ARGV[5] == 'c' then
+  redis.call('DEL', KEYS[1], KEYS[2])
+  redis.call('ZREM', KEYS[3], ARGV[4])
+else
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
+  redis.call('ZADD', KEYS[3], now + tonumber(ARGV[3]), ARGV[4])
+end
+local i = 6
+while i <= #ARGV do
+  local n = tonumber(ARGV[i])
+  redis.call(unpack(ARGV, i + 1, i + n))
+  i = i + n + 1
+end
+return 1
+"""
+
+_ACQUIRE = _NOW_MS + """
+-- KEYS[1] lease, KEYS[2] fence, KEYS[3] leases zset, KEYS[4] tables set; ARGV[1] node, ARGV[2] ttl ms, ARGV[3] id
+-- Adopt a persisted table nobody holds: exactly one caller wins (the script is atomic); the fence goes up.
+if redis.call('EXISTS', KEYS[1]) == 1 then return false end
+if redis.call('SISMEMBER', KEYS[4], ARGV[3]) == 0 then
+  redis.call('ZREM', KEYS[3], ARGV[3])
+  return false
+end
+local v = ARGV[1] .. '|' .. redis.call('INCR', KEYS[2])
+redis.call('SET', KEYS[1], v, 'PX', ARGV[2])
+redis.call('ZADD', KEYS[3], now + tonumber(ARGV[2]), ARGV[3])
+return v
+"""
+
+_RENEW = _NOW_MS + """
+-- KEYS[1] leases zset, then n lease keys, then n fence keys; ARGV[1] node, ARGV[2] ttl ms,
+-- then n expected lease values, then n table ids. Returns the ids whose lease is lost.
+local n = (#KEYS - 1) / 2
+local lost = {}
+for i = 1, n do
+  local cur = redis.call('GET', KEYS[1 + i])
+  local ok = cur == ARGV[2 + i]
+  if not ok and not cur then
+    ok = (ARGV[1] .. '|' .. (redis.call('GET', KEYS[1 + n + i]) or '0')) == ARGV[2 + i]
+  end
+  if ok then
+    redis.call('SET', KEYS[1 + i], ARGV[2 + i], 'PX', ARGV[2])
+    redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[2 + n + i])
+  else
+    lost[#lost + 1] = ARGV[2 + n + i]
+  end
+end
+return lost
+"""
+
+_RELEASE = """
+-- KEYS[1] lease, KEYS[2] fence, KEYS[3] leases zset; ARGV[1] expected lease, ARGV[2] table id
+-- Hand a table over: the lease goes, the fence goes up (the old lease value can never write again),
+-- and the table is listed for adoption at once.
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[1])
+redis.call('INCR', KEYS[2])
+redis.call('ZADD', KEYS[3], 0, ARGV[2])
+return 1
+"""
+
+_ORPHANS = _NOW_MS + """
+-- KEYS[1] leases zset, KEYS[2] tables set; ARGV[1] limit, ARGV[2] '1' to list never-leased tables first
+if ARGV[2] == '1' then
+  for _, id in ipairs(redis.call('SMEMBERS', KEYS[2])) do redis.call('ZADD', KEYS[1], 'NX', 0, id) end
+end
+return redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[1]))
+"""
+
+_HEARTBEAT = _NOW_MS + """
+-- KEYS[1] nodes zset; ARGV[1] node, ARGV[2] ttl ms ('0': leave). Returns the live nodes.
+if ARGV[2] == '0' then redis.call('ZREM', KEYS[1], ARGV[1])
+else redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1]) end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+return redis.call('ZRANGE', KEYS[1], 0, -1)
+"""
+
+_CLAIM_CREATION = """
+-- KEYS[1] create:<creation id>; ARGV[1] new table id, ARGV[2] ttl s. Returns the table already made, or false.
+local cur = redis.call('GET', KEYS[1])
+if cur then return cur end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
 return false
 """
 
@@ -108,6 +243,14 @@ class Store:
         self.redis = aioredis.from_url(url, socket_timeout=timeout_s, socket_connect_timeout=timeout_s)
         self.healthy = True
         self._quick = self.redis.register_script(_QUICK_PLAY)
+        self._fenced_write = self.redis.register_script(_FENCED_WRITE)
+        self._acquire = self.redis.register_script(_ACQUIRE)
+        self._renew = self.redis.register_script(_RENEW)
+        self._release = self.redis.register_script(_RELEASE)
+        self._orphans = self.redis.register_script(_ORPHANS)
+        self._heartbeat = self.redis.register_script(_HEARTBEAT)
+        self._claim_creation = self.redis.register_script(_CLAIM_CREATION)
+        self.lease_ttl_ms = 4000  # set by the cluster (Settings.lease_ttl_s)
 
     def key(self, *parts: Any) -> str:
         return self.prefix + ":".join(str(p) for p in parts)
@@ -121,6 +264,13 @@ class Store:
     async def _call(self, fn: Callable[[], Awaitable[Any]]) -> Any:
         try:
             out = await fn()
+        except ResponseError as exc:
+            if str(exc).startswith("FENCED"):
+                self.healthy = True  # Redis answered
+                raise Fenced(str(exc)) from None
+            self.metrics.redis_errors.inc()
+            log.warning("redis error", extra={"error": repr(exc)})
+            raise RedisUnavailable(repr(exc)) from None
         except (RedisError, OSError, asyncio.TimeoutError) as exc:
             self.metrics.redis_errors.inc()
             if self.healthy:
@@ -140,39 +290,62 @@ class Store:
             return False
 
     # ----- tables --------------------------------------------------------------------------
-    async def write_table(self, w: TableWrite) -> None:
-        """Send one table's writes in a single MULTI/EXEC pipeline. Raises :class:`RedisUnavailable`."""
+    def _table_commands(self, w: TableWrite) -> List[Tuple[Any, ...]]:
+        """The commands of one table write, in order (the lease, if any, is handled by the caller)."""
+        tid = w.table
+        cmds: List[Tuple[Any, ...]] = []
+        if w.closed:
+            cmds.append(("DEL", self.key("table", tid), self.key("stream", tid)))
+            cmds.append(("SREM", self.key("tables"), tid))
+        elif w.state is not None:
+            cmds.append(("SET", self.key("table", tid), w.state))
+            cmds.append(("SADD", self.key("tables"), tid))
+        for game, idx, rec in w.records:
+            rk = self.key("record", tid, game)
+            cmds.append(("HSET", rk, str(idx), rec))
+            cmds.append(("EXPIRE", rk, self.records_ttl_s))
+        for game, meta in w.meta.items():
+            cmds.append(("SET", self.key("record", tid, game, "meta"), meta, "EX", self.records_ttl_s))
+        if w.stream and not w.closed:
+            sk = self.key("stream", tid)
+            zadd: List[Any] = ["ZADD", sk]
+            for v, data in w.stream:
+                zadd += [v, data]
+            cmds.append(tuple(zadd))
+            cmds.append(("ZREMRANGEBYSCORE", sk, "-inf", w.stream[-1][0] - self.history_len))
+            for v, data in w.stream:
+                cmds.append(("PUBLISH", self.key("stream", tid), frame_stream(v, data)))
+        if w.lobby_gone:
+            cmds.append(("DEL", self.key("lobby", tid)))
+            cmds.append(("ZREM", self.key("lobby"), tid))
+        elif w.lobby is not None:
+            cmds.append(("SET", self.key("lobby", tid), w.lobby, "EX", max(1, int(self.lobby_ttl_s))))
+            cmds.append(("ZADD", self.key("lobby"), time.time() + self.lobby_ttl_s, tid))
+        if w.publish_lobby is not None:
+            cmds.append(("PUBLISH", self.key("lobby"), w.publish_lobby))
+        return cmds
 
-        async def run():
-            p = self.redis.pipeline(transaction=True)
+    async def write_table(self, w: TableWrite) -> None:
+        """Send one table's writes in a single round trip. Raises :class:`RedisUnavailable`, and
+        :class:`Fenced` (nothing written) when ``w.lease`` is set and no longer holds."""
+        cmds = self._table_commands(w)
+        if w.lease is None:
+            async def run():
+                p = self.redis.pipeline(transaction=True)
+                for c in cmds:
+                    p.execute_command(*c)
+                return await p.execute()
+        else:
             tid = w.table
-            if w.closed:
-                p.delete(self.key("table", tid), self.key("stream", tid))
-                p.srem(self.key("tables"), tid)
-            elif w.state is not None:
-                p.set(self.key("table", tid), w.state)
-                p.sadd(self.key("tables"), tid)
-            for game, idx, rec in w.records:
-                rk = self.key("record", tid, game)
-                p.hset(rk, str(idx), rec)
-                p.expire(rk, self.records_ttl_s)
-            for game, meta in w.meta.items():
-                p.set(self.key("record", tid, game, "meta"), meta, ex=self.records_ttl_s)
-            if w.stream and not w.closed:
-                sk = self.key("stream", tid)
-                p.zadd(sk, {data: v for v, data in w.stream})
-                p.zremrangebyscore(sk, "-inf", w.stream[-1][0] - self.history_len)
-                for v, data in w.stream:
-                    p.publish(self.key("stream", tid), data)
-            if w.lobby_gone:
-                p.delete(self.key("lobby", tid))
-                p.zrem(self.key("lobby"), tid)
-            elif w.lobby is not None:
-                p.set(self.key("lobby", tid), w.lobby, ex=max(1, int(self.lobby_ttl_s)))
-                p.zadd(self.key("lobby"), {tid: time.time() + self.lobby_ttl_s})
-            if w.publish_lobby is not None:
-                p.publish(self.key("lobby"), w.publish_lobby)
-            return await p.execute()
+            node = w.lease.rsplit("|", 1)[0]
+            args: List[Any] = [w.lease, node, self.lease_ttl_ms, tid, "c" if w.closed else "w"]
+            for c in cmds:
+                args.append(len(c))
+                args.extend(c)
+            keys = [self.key("lease", tid), self.key("fence", tid), self.key("leases")]
+
+            async def run():
+                return await self._fenced_write(keys=keys, args=args)
 
         await self._call(run)
 
@@ -263,18 +436,19 @@ class Store:
                     pass
 
     # ----- quick play ----------------------------------------------------------------------
-    async def quick_play(self, discipline: str, node: str, player: str, session: str, max_age_s: float) -> Optional[Tuple[str, str]]:
-        """Pair with a waiting player of ``discipline`` on this node, or queue this one.
+    async def quick_play(self, discipline: str, node: str, player: str, session: str, max_age_s: float,
+                         name: str = "") -> Optional[Tuple[str, str, str, str]]:
+        """Pair with a waiting player of ``discipline`` (on any server process), or queue this one.
 
-        Returns (player, session) of the opponent found, or None when queued.
+        Returns (node, player, session, name) of the opponent found, or None when queued.
         """
         now = time.time()
-        entry = f"{now:.3f}|{node}|{player}|{session}"
-        res = await self._call(lambda: self._quick(keys=[self.key("quick", discipline)], args=[entry, now, max_age_s, node, player]))
+        entry = f"{now:.3f}|{node}|{player}|{session}|{name}"
+        res = await self._call(lambda: self._quick(keys=[self.key("quick", discipline)], args=[entry, now, max_age_s, player]))
         if not res:
             return None
-        parts = (res.decode() if isinstance(res, bytes) else res).split("|")
-        return parts[2], parts[3]
+        parts = (res.decode() if isinstance(res, bytes) else res).split("|", 4)
+        return parts[1], parts[2], parts[3], parts[4] if len(parts) > 4 else ""
 
     async def quick_play_cancel(self, discipline: str, player: str) -> None:
         async def run():
@@ -284,6 +458,78 @@ class Store:
                     await self.redis.lrem(qk, 0, e)
 
         await self._call(run)
+
+    # ----- leases and processes (server/cluster.py) ------------------------------------------
+    def lease_value(self, node: str, fence: int) -> str:
+        return f"{node}|{fence}"
+
+    async def acquire(self, table: str, node: str) -> Optional[str]:
+        """Adopt persisted table ``table`` if nobody holds it: its new lease value, or None (held, or no such table)."""
+        keys = [self.key("lease", table), self.key("fence", table), self.key("leases"), self.key("tables")]
+        res = await self._call(lambda: self._acquire(keys=keys, args=[node, self.lease_ttl_ms, table]))
+        return None if res is None else (res.decode() if isinstance(res, bytes) else res)
+
+    async def renew(self, node: str, leases: Dict[str, str]) -> List[str]:
+        """Extend the leases ``{table: lease value}`` of this process; returns the tables whose lease is lost."""
+        lost: List[str] = []
+        items = list(leases.items())
+        for i in range(0, len(items), 500):
+            chunk = items[i:i + 500]
+            keys = ([self.key("leases")] + [self.key("lease", t) for t, _ in chunk] + [self.key("fence", t) for t, _ in chunk])
+            args = [node, self.lease_ttl_ms] + [v for _, v in chunk] + [t for t, _ in chunk]
+            res = await self._call(lambda: self._renew(keys=keys, args=args))
+            lost += [r.decode() if isinstance(r, bytes) else r for r in res]
+        return lost
+
+    async def release(self, table: str, lease: str) -> bool:
+        """Hand ``table`` over (its lease must still be ``lease``): peers may adopt it at once."""
+        keys = [self.key("lease", table), self.key("fence", table), self.key("leases")]
+        return bool(await self._call(lambda: self._release(keys=keys, args=[lease, table])))
+
+    async def owner(self, table: str) -> Optional[str]:
+        """The node holding ``table``'s lease, or None."""
+        v = await self._call(lambda: self.redis.get(self.key("lease", table)))
+        return None if v is None else v.decode().rsplit("|", 1)[0]
+
+    async def table_exists(self, table: str) -> bool:
+        return bool(await self._call(lambda: self.redis.sismember(self.key("tables"), table)))
+
+    async def orphans(self, limit: int = 200, strays: bool = False) -> List[str]:
+        """Tables whose lease has expired or was released (``strays``: first list persisted tables never leased)."""
+        res = await self._call(lambda: self._orphans(keys=[self.key("leases"), self.key("tables")],
+                                                      args=[limit, "1" if strays else "0"]))
+        return [r.decode() if isinstance(r, bytes) else r for r in res]
+
+    async def load_table(self, table: str) -> Optional[Tuple[bytes, List[Tuple[int, bytes]]]]:
+        """(state bytes, recent stream messages as (version, bytes)) of one table, or None if it has no state."""
+
+        async def run():
+            p = self.redis.pipeline(transaction=False)
+            p.get(self.key("table", table))
+            p.zrange(self.key("stream", table), 0, -1, withscores=True)
+            state, stream = await p.execute()
+            return None if state is None else (state, [(int(v), data) for data, v in stream])
+
+        return await self._call(run)
+
+    async def stream_since(self, table: str, v: int) -> List[Tuple[int, bytes]]:
+        """Persisted stream messages of ``table`` with version > ``v``, in order (the last ``history_len``)."""
+        rows = await self._call(lambda: self.redis.zrangebyscore(self.key("stream", table), f"({v}", "+inf", withscores=True))
+        return [(int(s), data) for data, s in rows]
+
+    async def heartbeat(self, node: str, ttl_ms: int) -> List[str]:
+        """Mark ``node`` alive for ``ttl_ms`` (0: leaving now); returns the live nodes."""
+        res = await self._call(lambda: self._heartbeat(keys=[self.key("nodes")], args=[node, ttl_ms]))
+        return [r.decode() if isinstance(r, bytes) else r for r in res]
+
+    async def claim_creation(self, creation_id: str, table: str, ttl_s: int) -> Optional[str]:
+        """Bind ``creation_id`` to the new ``table``; if it is bound already, return that table instead (no write)."""
+        res = await self._call(lambda: self._claim_creation(keys=[self.key("create", creation_id)], args=[table, ttl_s]))
+        return None if res is None else (res.decode() if isinstance(res, bytes) else res)
+
+    async def publish(self, channel: str, data: bytes) -> int:
+        """Publish ``data`` on channel ``channel`` (a full channel name); returns how many subscribers got it."""
+        return int(await self._call(lambda: self.redis.publish(channel, data)))
 
     # ----- records -------------------------------------------------------------------------
     async def record(self, table: str, game: int) -> Optional[Tuple[Dict[str, Any], List[Dict[str, Any]]]]:

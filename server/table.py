@@ -32,7 +32,7 @@ from rules.base import IllegalAction
 from rules.registry import canonical_name, game_from_state, new_game
 from server import computer
 from server.feed import PLAYER, SPECTATOR, TableFeed
-from server.store import TableWrite
+from server.store import Fenced, TableWrite
 
 if TYPE_CHECKING:  # pragma: no cover
     from server.app import Server
@@ -45,6 +45,15 @@ STATE_FORMAT = 1  # version of the persisted table state
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_table_id() -> str:
+    """A fresh table id (11 characters of ``[A-Za-z0-9_-]``, unguessable)."""
+    return secrets.token_urlsafe(8)
+
+
+class TableLost(Exception):
+    """The table's lease is held by another process: this actor must stop without writing (server/cluster.py)."""
 
 
 def lag_cue_ball(seat: int, lag_balls: Dict[str, Any], layout: Dict[int, Any]) -> int:
@@ -106,6 +115,9 @@ class TableActor:
         self.last_state: Dict[str, Any] = game.to_state()  # last persisted game state (restored if the referee fails)
         self.task: Optional[asyncio.Task] = None
         self.closed = False
+        self.lease: Optional[str] = None  # "<node>|<fence>": every write is checked against it (server/cluster.py)
+        self.lost = False  # the lease went to another process: this actor stopped without writing
+        self.creation: Optional[Dict[str, Any]] = None  # {"hash": sha256 of the creation id, "seat": creator's seat}
         self._preset = game.table.to_json()
         self._ids = protocol.preset_ids(self._preset)
         self._spectators_dirty = False
@@ -118,11 +130,18 @@ class TableActor:
 
     # ----- construction ----------------------------------------------------------------------
     @classmethod
-    def create(cls, server: "Server", discipline: str, config: Dict[str, Any], private: bool) -> "TableActor":
+    def create(cls, server: "Server", discipline: str, config: Dict[str, Any], private: bool,
+               table_id: Optional[str] = None, creation_id: Optional[str] = None,
+               creator_seat: Optional[int] = None) -> "TableActor":
+        """A new table (``table_id``: chosen by the caller, else fresh); ``creation_id`` makes a retried
+        ``create_table`` find this table again (its hash is kept, with the creator's seat)."""
         name = canonical_name(discipline)
         seed = secrets.randbits(31)
         game = new_game(name, config, seed)
-        return cls(server, secrets.token_urlsafe(8), name, config, private, game, seed)
+        t = cls(server, table_id or new_table_id(), name, config, private, game, seed)
+        if creation_id is not None:
+            t.creation = {"hash": token_hash(creation_id), "seat": creator_seat}
+        return t
 
     @classmethod
     def from_state(cls, server: "Server", state: Dict[str, Any], stream: List[Tuple[int, bytes]]) -> "TableActor":
@@ -142,6 +161,7 @@ class TableActor:
         t.lag = {int(k): v for k, v in state.get("lag", {}).items()}
         t.record_len = state.get("record_len", 0)
         computer.restore(t, state.get("computers", {}))
+        t.creation = state.get("creation")
         for v, data in stream:
             t.feed.history.append((v, data))
         t.last_state = state["game"]
@@ -157,6 +177,7 @@ class TableActor:
             "chat": list(self.chat), "rematch": self.rematch_offers, "lag": {str(k): v for k, v in self.lag.items()},
             "record_len": self.record_len,
             "computers": {str(k): c.level for k, c in self.computers.items()},
+            "creation": self.creation,
         }
 
     # ----- the actor loop --------------------------------------------------------------------
@@ -187,6 +208,8 @@ class TableActor:
             if fn is None:  # stop: what is still batched goes to Redis first
                 try:
                     await self._flush_batch()
+                except TableLost:
+                    self.server.cluster.table_lost(self)
                 except Exception:
                     log.exception("final flush failed", extra={"table": self.id})
                 break
@@ -198,6 +221,9 @@ class TableActor:
                     await self._flush_batch()
                 if self.computers:
                     computer.after_step(self)
+            except TableLost:  # another process holds the table: nothing of this batch was persisted or seen
+                self.server.cluster.table_lost(self)
+                break
             except Exception:
                 log.exception("table actor step failed", extra={"table": self.id})
                 self._restore_after_fault()
@@ -218,6 +244,23 @@ class TableActor:
             self.game = game_from_state(self.last_state)
         except Exception:
             log.exception("could not restore game state", extra={"table": self.id})
+
+    def abandon(self) -> None:
+        """The lease is lost (server/cluster.py): stop at once, write nothing more, publish nothing more."""
+        self.closed = self.lost = True
+        self._cancel_timers()
+        self._batch, self._batch_records, self._batch_strokes = [], [], 0
+        self.pending = None
+        self.server.dirty.discard(self.id)
+        if self.task is not None and self.task is not asyncio.current_task() and not self.task.done():
+            self.task.cancel()
+        for comp in self.computers.values():
+            if comp.thinking is not None:
+                comp.thinking.cancel()
+
+    def published_version(self) -> int:
+        """Version of the last stream message persisted (and so published) by this actor."""
+        return self._flushed[0]
 
     async def stop(self) -> None:
         """Server shutdown: flush pending writes, stop the loop (the state stays in Redis for the next start)."""
@@ -283,7 +326,8 @@ class TableActor:
     def _write(self, records: List[Tuple[int, int, bytes]], stream: List[Tuple[int, bytes]], meta: bool) -> TableWrite:
         gs = self.game.to_state()
         self.last_state = gs
-        w = TableWrite(self.id, state=msgpack.packb(self.to_state(gs), use_bin_type=True), records=records, stream=stream)
+        w = TableWrite(self.id, state=msgpack.packb(self.to_state(gs), use_bin_type=True), records=records, stream=stream,
+                       lease=self.lease)
         if meta:
             w.meta[self.game_no] = msgpack.packb(self.record_meta(), use_bin_type=True)
         if not self.private:
@@ -293,18 +337,37 @@ class TableActor:
         return w
 
     async def _persist(self, w: TableWrite) -> None:
-        """Send a write now, or keep it (merged) for the retry loop when Redis is down."""
+        """Send a write now, or keep it (merged) for the retry loop when Redis is down.
+
+        The write carries the table's lease: when another process holds the table, nothing is
+        written and :class:`TableLost` is raised. In a cluster (``Settings.cluster``) a write is
+        retried here until Redis answers, so that nothing is published that is not persisted: a
+        process cut from Redis then pauses its tables, and whatever it had not persisted was never
+        seen by anybody when another process adopts them.
+        """
         if self.pending is not None:
             self.pending.merge(w, self.settings.history_len)
             w = self.pending
+        if w.lease is None:
+            w.lease = self.lease
         store = self.server.store
-        if store.healthy:
-            try:
-                await store.write_table(w)
-                self.pending = None
-                return
-            except Exception as exc:  # RedisUnavailable, counted by the store
-                log.warning("persist failed, will retry", extra={"table": self.id, "error": repr(exc)})
+        strict = self.settings.cluster
+        delay = 0.05
+        while True:
+            if store.healthy or strict:
+                try:
+                    await store.write_table(w)
+                    self.pending = None
+                    return
+                except Fenced:
+                    self.pending = None
+                    raise TableLost(self.id) from None
+                except Exception as exc:  # RedisUnavailable, counted by the store
+                    log.warning("persist failed, will retry", extra={"table": self.id, "error": repr(exc)})
+            if not strict or self.closed:
+                break
+            await asyncio.sleep(delay)
+            delay = min(0.5, delay * 2)
         self.pending = w
         self.server.dirty.add(self.id)
 
@@ -321,7 +384,7 @@ class TableActor:
             return
         entry = self.lobby_entry()
         await self._persist(TableWrite(self.id, lobby=msgpack.packb(entry, use_bin_type=True),
-                                       publish_lobby=protocol.encode(O.lobby_update(entry))))
+                                       publish_lobby=protocol.encode(O.lobby_update(entry)), lease=self.lease))
 
     def _commit(self, message: Dict[str, Any], record: Optional[Dict[str, Any]] = None, meta: bool = False,
                 stroke: bool = False) -> None:
@@ -458,6 +521,7 @@ class TableActor:
         self.feed.add(session, PLAYER)
         session.send(O.seated(self.id, i, token))
         session.send(self.snapshot())
+        session.at_version(self.id, self.version, PLAYER)
         await self._broadcast_seats(meta=True)
         self._arm_clock()
         self._check_idle()
@@ -481,8 +545,9 @@ class TableActor:
         if replay is None:
             session.send(self.snapshot())
         else:
-            for data in replay:
-                session.send_bytes(data)
+            for ver, data in replay:
+                session.send_stream(self.id, ver, data)
+        session.at_version(self.id, self.version, self.feed.members.get(session))
 
     async def _on_resume(self, session: "Session", msg: I.Resume) -> None:
         await self._flush_batch()
@@ -521,7 +586,26 @@ class TableActor:
         if session in self.feed.members and not session.closing:
             self.metrics.resyncs.inc()
             session.send(self.snapshot())
+            session.at_version(self.id, self.version, self.feed.members.get(session))
         session.caught_up(self.id)
+
+    async def reclaim_creation(self, session: "Session", msg: I.CreateTable) -> None:
+        """A ``create_table`` retried with this table's creation id (from any connection): the creator's seat
+        is bound to ``session`` with a new token (the old one stops working), or, when the creator only
+        watched or gave the seat up, ``session`` watches. Never a second table."""
+        c = self.creation
+        if c is None or not hmac.compare_digest(c["hash"], token_hash(msg.creation_id)):
+            session.error(ErrorCode.BAD_TOKEN, "creation_id: does not belong to this table", "creation_id", "create_table",
+                          table=self.id)
+            return
+        seat = c.get("seat")
+        if seat is None or self.seats[seat] is None or computer.is_computer(self.seats[seat].session):
+            await self._on_watch(session, I.Watch(table=self.id))
+            return
+        token = secrets.token_urlsafe(24)
+        self.seats[seat].token_hash = token_hash(token)
+        self._state_changed = True  # the new token's hash is persisted with the next flush
+        await self._on_resume(session, I.Resume(table=self.id, token=token))
 
     async def _on_leave(self, session: "Session", msg: I.Leave) -> None:
         if msg.token is None:
@@ -576,7 +660,10 @@ class TableActor:
     def flush_spectators(self) -> None:
         if self._spectators_dirty:
             self._spectators_dirty = False
-            self.feed.send_all(protocol.encode(O.spectators(self.id, self.feed.spectator_count())))
+            data = protocol.encode(O.spectators(self.id, self.feed.spectator_count()))
+            self.feed.send_all(data)
+            if self.feed.has_remote():  # connections on other processes (server/cluster.py)
+                self.server.cluster.publish_unversioned(self.id, data)
 
     # ----- play ------------------------------------------------------------------------------
     async def _on_shot(self, session: "Session", msg: I.Shot, seat: int) -> None:
@@ -812,7 +899,7 @@ class TableActor:
             return
         await self._flush_batch()  # the last records (a forfeit, ...) go in first
         self._cancel_timers()
-        w = TableWrite(self.id, closed=True)
+        w = TableWrite(self.id, closed=True, lease=self.lease)
         if self.record_len:
             meta = dict(self.record_meta(), closed=reason)
             w.meta[self.game_no] = msgpack.packb(meta, use_bin_type=True)
@@ -823,6 +910,9 @@ class TableActor:
         self.server.dirty.discard(self.id)
         try:
             await self.server.store.write_table(w)
+        except Fenced:  # another process holds the table: it is not ours to close
+            self.server.cluster.table_lost(self)
+            return
         except Exception:
             self.pending = w  # the server retries closed tables' writes too
             self.server.orphan_writes.append(w)
