@@ -2,7 +2,10 @@
 
 Options override the environment variables of :mod:`server.config` (BILLAR_HOST, BILLAR_PORT,
 REDIS_URL, BILLAR_DATA_DIR, BILLAR_GRACE_S, BILLAR_ORIGINS, BILLAR_KEY_PREFIX, BILLAR_STATIC_DIR,
-BILLAR_LOG_LEVEL).
+BILLAR_LOG_LEVEL, BILLAR_CLUSTER, BILLAR_REUSE_PORT).
+
+``--workers N`` runs N processes sharing the port and one Redis (server/workers.py);
+``--cluster`` makes this process one of several on one ``REDIS_URL`` (docs/deploy.md).
 """
 
 from __future__ import annotations
@@ -27,6 +30,10 @@ def register(subparsers) -> None:
                    help="allowed Origin of browser connections (repeatable; default any; env BILLAR_ORIGINS)")
     p.add_argument("--key-prefix", help="prefix of every Redis key (default billar:)")
     p.add_argument("--log-level", help="DEBUG, INFO, WARNING (default INFO)")
+    p.add_argument("--workers", type=int, default=1,
+                   help="run N server processes on this port (SO_REUSEPORT) around one Redis (default 1)")
+    p.add_argument("--cluster", action="store_true", default=None,
+                   help="this process shares REDIS_URL with others (env BILLAR_CLUSTER=1; implied by --workers)")
     p.set_defaults(func=main)
 
 
@@ -34,9 +41,30 @@ def main(args: argparse.Namespace) -> int:
     settings = from_env(
         host=args.host, port=args.port, redis_url=args.redis_url, data_dir=args.data_dir, grace_s=args.grace_s,
         origins=tuple(args.origins) if args.origins else None, key_prefix=args.key_prefix, log_level=args.log_level,
+        cluster=args.cluster,
     )
     logs.setup(settings.log_level)
+    if args.workers < 1 or args.workers > 256:
+        raise SystemExit(f"billar serve: --workers must be in [1, 256], got {args.workers}")
+    if args.workers > 1:
+        from server.workers import Supervisor
+
+        return Supervisor(settings, args.workers, worker_argv(args)).run()
     return asyncio.run(run(settings))
+
+
+def worker_argv(args: argparse.Namespace) -> list:
+    """The options each worker gets (host, port and Redis come through the environment, see server/workers.py)."""
+    out = []
+    if args.grace_s is not None:
+        out += ["--grace", str(args.grace_s)]
+    for o in args.origins or ():
+        out += ["--origin", o]
+    if args.key_prefix:
+        out += ["--key-prefix", args.key_prefix]
+    if args.log_level:
+        out += ["--log-level", args.log_level]
+    return out
 
 
 async def run(settings) -> int:
