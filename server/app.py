@@ -321,6 +321,7 @@ class Server:
     async def _send_lobby(self, session: Session) -> None:
         try:
             tables = await self.store.lobby_list()
+            self.online = await self.store.online()  # all processes' players, as every process counts them
         except RedisUnavailable:
             session.error(ErrorCode.UNAVAILABLE, "the lobby is unavailable (storage unreachable)", None, "lobby_subscribe")
             return

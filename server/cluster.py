@@ -236,7 +236,9 @@ class Cluster:
         self.live_nodes: Set[str] = set()
         self._outbox: Dict[str, List[Dict[str, Any]]] = {}
         self._outbox_ready = asyncio.Event()
+        self._outbox_lock = asyncio.Lock()
         self._channels: Set[str] = set()
+        self._confirmed: Dict[str, asyncio.Future] = {}  # channel -> set when Redis confirmed the subscription
         self._pubsub = None
         self._tasks: List[asyncio.Task] = []
         self._bg: Set[asyncio.Task] = set()
@@ -280,7 +282,7 @@ class Cluster:
         except asyncio.TimeoutError:
             pass
         try:
-            await self._flush_outbox()
+            await self.flush_outbox()
         except Exception:
             pass
         try:
@@ -300,7 +302,8 @@ class Cluster:
     async def _listen(self, ready: asyncio.Future) -> None:
         first = True
         while not self._stop.is_set():
-            pubsub = self.store.redis.pubsub(ignore_subscribe_messages=True)
+            pubsub = self.store.redis.pubsub()
+            self._confirmed = {}
             try:
                 await pubsub.subscribe(*self._channels)
                 self._pubsub = pubsub
@@ -316,11 +319,20 @@ class Cluster:
                         self.reregister(relay.table, [(s, m[0], m[1]) for s, m in relay.members.items()])
                 while not self._stop.is_set():
                     msg = await pubsub.get_message(timeout=1.0)
-                    if msg is not None and msg.get("type") == "message":
+                    if msg is None:
+                        continue
+                    if msg.get("type") == "message":
                         try:
                             self._on_bus(msg["channel"], msg["data"])
                         except Exception:
                             log.exception("bad cluster message")
+                    elif msg.get("type") == "subscribe":
+                        ch = msg["channel"].decode() if isinstance(msg["channel"], bytes) else msg["channel"]
+                        fut = self._confirmed.get(ch)
+                        if fut is None:
+                            fut = self._confirmed[ch] = asyncio.get_running_loop().create_future()
+                        if not fut.done():
+                            fut.set_result(True)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # RedisError, OSError, timeouts
@@ -334,18 +346,27 @@ class Cluster:
                 except Exception:
                     pass
 
-    async def _subscribe(self, channel: str) -> None:
-        if channel in self._channels:
-            return
-        self._channels.add(channel)
-        if self._pubsub is not None:
-            try:
-                await self._pubsub.subscribe(channel)
-            except Exception:
-                pass  # the bus reconnects and subscribes again
+    async def _subscribe(self, channel: str, timeout_s: float = 2.0) -> bool:
+        """Subscribe the bus to ``channel`` and wait until Redis confirms it: every message published from then
+        on reaches this node. False if not confirmed in time (the bus is reconnecting; it subscribes again)."""
+        fut = self._confirmed.get(channel)
+        if fut is None:
+            fut = self._confirmed[channel] = asyncio.get_running_loop().create_future()
+        if channel not in self._channels:
+            self._channels.add(channel)
+            if self._pubsub is not None:
+                try:
+                    await self._pubsub.subscribe(channel)
+                except Exception:
+                    pass  # the bus reconnects and subscribes again
+        try:
+            return await asyncio.wait_for(asyncio.shield(fut), timeout_s)
+        except asyncio.TimeoutError:
+            return False
 
     async def _unsubscribe(self, channel: str) -> None:
         self._channels.discard(channel)
+        self._confirmed.pop(channel, None)
         if self._pubsub is not None:
             try:
                 await self._pubsub.unsubscribe(channel)
@@ -376,9 +397,19 @@ class Cluster:
             await self._outbox_ready.wait()
             self._outbox_ready.clear()
             try:
-                await self._flush_outbox()
+                await self.flush_outbox()
             except Exception:
                 log.exception("outbox flush failed")
+
+    def outbox_pending(self) -> bool:
+        return bool(self._outbox)
+
+    async def flush_outbox(self) -> None:
+        """Publish every envelope posted so far, in order. A table actor awaits it before it persists and
+        publishes a stream message, so that its private replies reach other processes first (as they reach
+        this process's connections first)."""
+        async with self._outbox_lock:
+            await self._flush_outbox()
 
     async def _flush_outbox(self) -> None:
         while self._outbox:
@@ -584,7 +615,8 @@ class Cluster:
                 session.error(ErrorCode.NO_SUCH_TABLE, f"table: no table {tid!r} here", "table", msg.TYPE)
                 return
             if node != self.node:
-                if isinstance(msg, JOINS):
+                if isinstance(msg, JOINS):  # listen to the table's stream before the owner answers
+                    await self._subscribe(self.channel("stream", tid))
                     self.relay_for(tid, node)
                 env = {"k": "cmd", "n": self.node, "s": session.id, "p": session.player, "m": session.name,
                        "x": msg.to_wire(), "t": tid, "h": hops}
@@ -651,7 +683,10 @@ class Cluster:
 
     async def _recover(self, relay: Relay) -> None:
         try:
-            await asyncio.sleep(0.01)  # let a reordered message arrive first
+            if relay.fresh:  # what was published before the subscription is in the persisted history
+                await self._subscribe(self.channel("stream", relay.table))
+            else:
+                await asyncio.sleep(0.01)  # let a reordered message arrive first
             known = [m[1] for m in relay.members.values() if m[1] is not None]
             if not known:
                 return

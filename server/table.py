@@ -411,6 +411,8 @@ class TableActor:
         self._batch, self._batch_records, self._batch_meta, self._batch_strokes = [], [], False, 0
         self._state_changed = False
         t0 = time.perf_counter()
+        if self.server.cluster.outbox_pending():  # replies to other processes' connections go out first
+            await self.server.cluster.flush_outbox()
         await self._persist(self._write(records, batch, meta))
         self._flushed = (self.version, self.record_len)
         t1 = time.perf_counter()
