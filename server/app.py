@@ -107,6 +107,7 @@ class Server:
         self._stop.set()
         if self.ws_server is not None:
             self.ws_server.close(close_connections=False)
+        await self.cluster.leave()
         actors = list(self.tables.values())
         for actor in actors:
             await actor.stop()

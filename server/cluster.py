@@ -551,14 +551,26 @@ class Cluster:
             await self._notify({"k": "released", "t": actor.id})
         return ok
 
+    async def leave(self) -> None:
+        """Shutdown begins: this node stops counting as a peer (no other draining node waits for it to adopt)."""
+        try:
+            await self.store.heartbeat(self.node, 0)
+        except RedisUnavailable:
+            pass
+
+    async def _peers(self) -> Set[str]:
+        try:
+            return set(await self.store.heartbeat(self.node, -1)) - {self.node}
+        except RedisUnavailable:
+            return set()
+
     async def wait_adopted(self, tables: List[str], timeout_s: float) -> int:
-        """Wait until a peer owns each of ``tables`` (only when some peer is alive); returns how many are owned."""
-        peers = self.live_nodes - {self.node}
-        if not tables or not peers:
+        """Wait until a peer owns each of ``tables``, while some peer is alive; returns how many are owned."""
+        if not tables:
             return 0
         end = time.monotonic() + timeout_s
         left = list(tables)
-        while left and time.monotonic() < end:
+        while left and time.monotonic() < end and await self._peers():
             still = []
             for tid in left:
                 try:

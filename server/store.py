@@ -213,9 +213,9 @@ return redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(AR
 """
 
 _HEARTBEAT = _NOW_MS + """
--- KEYS[1] nodes zset; ARGV[1] node, ARGV[2] ttl ms ('0': leave). Returns the live nodes.
+-- KEYS[1] nodes zset; ARGV[1] node, ARGV[2] ttl ms ('0': leave, '-1': only look). Returns the live nodes.
 if ARGV[2] == '0' then redis.call('ZREM', KEYS[1], ARGV[1])
-else redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1]) end
+elseif ARGV[2] ~= '-1' then redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1]) end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 return redis.call('ZRANGE', KEYS[1], 0, -1)
 """
@@ -518,7 +518,7 @@ class Store:
         return [(int(s), data) for data, s in rows]
 
     async def heartbeat(self, node: str, ttl_ms: int) -> List[str]:
-        """Mark ``node`` alive for ``ttl_ms`` (0: leaving now); returns the live nodes."""
+        """Mark ``node`` alive for ``ttl_ms`` (0: leaving now; -1: no change); returns the live nodes."""
         res = await self._call(lambda: self._heartbeat(keys=[self.key("nodes")], args=[node, ttl_ms]))
         return [r.decode() if isinstance(r, bytes) else r for r in res]
 

@@ -139,6 +139,7 @@ class TableActor:
         seed = secrets.randbits(31)
         game = new_game(name, config, seed)
         t = cls(server, table_id or new_table_id(), name, config, private, game, seed)
+        t._state_changed = True  # persisted (and its lease taken) by its first step: other processes can find it
         if creation_id is not None:
             t.creation = {"hash": token_hash(creation_id), "seat": creator_seat}
         return t

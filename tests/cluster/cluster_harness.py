@@ -111,12 +111,18 @@ async def next_stream(c: Client, timeout: float = 20.0) -> Dict[str, Any]:
             return m
 
 
+def plan_miss(game):
+    """A soft stroke at the red (a miss, nearly always): for tests that need strokes, not points."""
+    return None, None, stroke_of(C.safe_stroke(game))
+
+
 class Match:
     """A carom game driven through the protocol: ``seats`` = {seat: [client, token]}, ``watchers``: more clients
     that must see every stream message (spectators and players alike), ``mirror`` from the start snapshot."""
 
-    def __init__(self, tid: str, seats: Dict[int, List[Any]], watchers: List[Client], snapshot: Dict[str, Any]):
-        self.tid, self.seats, self.watchers = tid, seats, watchers
+    def __init__(self, tid: str, seats: Dict[int, List[Any]], watchers: List[Client], snapshot: Dict[str, Any],
+                 plan=plan_carom):
+        self.tid, self.seats, self.watchers, self.plan = tid, seats, watchers, plan
         self.mirror = Mirror(snapshot)
         self.v = snapshot["v"]
         self.seq = {0: 0, 1: 0}
@@ -143,7 +149,7 @@ class Match:
         seat = self.state["to_act"]
         self.seq[seat] += 1
         if legal["shoot"]:
-            call, cue, st = plan_carom(game)
+            call, cue, st = self.plan(game)
             return [(seat, I.Shot(table=self.tid, token=self.seats[seat][1], seq=self.seq[seat], stroke=st))]
         d = legal["decisions"][0]
         return [(seat, I.Decision(table=self.tid, token=self.seats[seat][1], seq=self.seq[seat], name=d["name"],
