@@ -139,7 +139,6 @@ class TableActor:
         seed = secrets.randbits(31)
         game = new_game(name, config, seed)
         t = cls(server, table_id or new_table_id(), name, config, private, game, seed)
-        t._state_changed = True  # persisted (and its lease taken) by its first step: other processes can find it
         if creation_id is not None:
             t.creation = {"hash": token_hash(creation_id), "seat": creator_seat}
         return t
@@ -258,6 +257,11 @@ class TableActor:
         for comp in self.computers.values():
             if comp.thinking is not None:
                 comp.thinking.cancel()
+
+    def persist_soon(self) -> None:
+        """Write the table with the next flush even if no message changes it (a new table nobody sits at yet:
+        persisted, and its lease taken, so that other processes find it)."""
+        self._state_changed = True
 
     def published_version(self) -> int:
         """Version of the last stream message persisted (and so published) by this actor."""
