@@ -1,0 +1,67 @@
+"""``billar serve --workers 2``: two processes on one port (SO_REUSEPORT) around one embedded Redis."""
+
+import asyncio
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import urllib.request
+
+from cluster_harness import ROOT, Match, plan_miss
+from harness import Client
+from protocol import inbound as I
+from test_cluster_game import seat_two, watch
+
+
+class Port:
+    def __init__(self, port):
+        self.port = port
+
+
+async def test_workers_share_one_port_and_one_embedded_redis(tmp_path):
+    env = dict(os.environ)
+    env.pop("REDIS_URL", None)
+    proc = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--workers", "2", "--port", "0", "--data-dir",
+                             str(tmp_path / "var"), "--log-level", "WARNING"], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = await asyncio.wait_for(asyncio.to_thread(proc.stdout.readline), 90)
+        m = re.search(r":(\d+) .*2 workers", line)
+        assert m, line
+        port = int(m.group(1))
+
+        def health():
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as r:
+                return json.loads(r.read())
+
+        seen = {}
+        for _ in range(100):  # new connections are spread over both processes by the kernel
+            h = await asyncio.to_thread(health)
+            seen[h["node"]] = h
+            if len(seen) == 2 and all(h["nodes"] == 2 for h in seen.values()):  # each sees the other beat
+                break
+            await asyncio.sleep(0.05)
+        assert len(seen) == 2 and all(h["cluster"] and h["nodes"] == 2 for h in seen.values()), seen
+        srv = Port(port)
+        ann, bob = await Client.open(srv, "ann"), await Client.open(srv, "bob")
+        watchers = [await Client.open(srv, f"w{i}") for i in range(4)]
+        tid, ta, tb = await seat_two(ann, bob, config={"distance": 5, "breaker": 0})
+        snap = None
+        for w in watchers:
+            snap = await watch(w, tid)
+        match = Match(tid, {0: [ann, ta], 1: [bob, tb]}, watchers, snap, plan=plan_miss)
+        for _ in range(3):
+            await match.step()  # every client, on either process, gets the same bytes in the same order
+        assert match.v == 5
+        proc.send_signal(signal.SIGTERM)
+        for c in (ann, bob, *watchers):
+            assert (await c.closed()) in (1001, 1012)
+        assert await asyncio.to_thread(proc.wait, 60) == 0
+        err = proc.stderr.read()
+        assert "Traceback" not in err, err[-3000:]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
