@@ -265,7 +265,6 @@ class Server:
         if msg.seat is not None:
             actor.submit_internal(actor.seat_player, session, msg.seat, "create_table")
         else:
-            actor.persist_soon()  # no seat change to write: persist the new table anyway (server/cluster.py)
             actor.submit(session, I.Watch(table=actor.id))
         if msg.computer is not None:  # a computer opponent takes the other seat (server/computer.py)
             actor.submit_internal(seat_computer, actor, 1 if msg.seat is None else 1 - msg.seat, msg.computer)

@@ -183,8 +183,10 @@ class TableActor:
     # ----- the actor loop --------------------------------------------------------------------
     def start(self, restored: bool = False) -> None:
         """Run the actor. A restored table starts its idle timer at once (its players must come back);
-        a new one waits for its creator's join or watch, already queued."""
+        a new one is written to Redis first (so that every process can find it), then serves its creator."""
         self.task = asyncio.get_running_loop().create_task(self._run(), name=f"table-{self.id}")
+        if not restored:
+            self.submit_internal(self._persist_new)
         if restored:
             self._check_idle()
         self._arm_clock()
@@ -258,10 +260,13 @@ class TableActor:
             if comp.thinking is not None:
                 comp.thinking.cancel()
 
-    def persist_soon(self) -> None:
-        """Write the table with the next flush even if no message changes it (a new table nobody sits at yet:
-        persisted, and its lease taken, so that other processes find it)."""
-        self._state_changed = True
+    async def _persist_new(self) -> None:
+        """A new table's first step: write it (state and lease, no lobby entry yet) before anybody learns its
+        id, so that a join through another process finds it at once (server/cluster.py)."""
+        w = self._write([], [], False)
+        w.lobby = w.publish_lobby = None
+        await self._persist(w)
+        self._flushed = (self.version, self.record_len)
 
     def published_version(self) -> int:
         """Version of the last stream message persisted (and so published) by this actor."""
