@@ -54,7 +54,7 @@ if TYPE_CHECKING:  # pragma: no cover
 log = logging.getLogger("billar.cluster")
 
 JOINS = (I.Join, I.Watch, I.Resume, I.CreateTable)
-MAX_HOPS = 3
+MAX_HOPS = 6  # a message bounced by processes that no longer own its table (a hand-over in progress)
 RELAY_IDLE_S = 10.0
 
 
@@ -826,7 +826,11 @@ class Cluster:
         if env.get("h", 0) >= MAX_HOPS:
             session.error(ErrorCode.UNAVAILABLE, "table: moving between servers, try again", "table", msg.TYPE, table=tid)
             return
-        self.background(self.forward(session, msg, table=tid, hops=env.get("h", 0) + 1))
+        self.background(self._forward_later(session, msg, tid, env.get("h", 0) + 1))
+
+    async def _forward_later(self, session: "Session", msg: I.Inbound, tid: str, hops: int) -> None:
+        await asyncio.sleep(0.1 * hops)  # the table is changing hands: give the adoption a moment
+        await self.forward(session, msg, table=tid, hops=hops)
 
     def _on_gone(self, env: Dict[str, Any]) -> None:
         proxy = self.proxies.get((env["n"], env["s"]))

@@ -233,14 +233,19 @@ class Store:
     """Async Redis access with the key layout of the module docstring.
 
     ``url``: ``redis://host:port/db`` or ``unix:///path/to/socket``; ``prefix``: key prefix;
-    ``timeout_s``: socket and connect timeout of every command.
+    ``timeout_s``: socket and connect timeout of every command (and the longest wait for a free
+    connection of the pool); ``max_connections``: the pool's size.
     """
 
     def __init__(self, url: str, prefix: str, metrics: Metrics, *, timeout_s: float = 2.0, lobby_ttl_s: float = 30.0,
-                 records_ttl_s: int = 30 * 24 * 3600, history_len: int = 64):
+                 records_ttl_s: int = 30 * 24 * 3600, history_len: int = 64, max_connections: int = 64):
         self.url, self.prefix, self.metrics = url, prefix, metrics
         self.lobby_ttl_s, self.records_ttl_s, self.history_len = lobby_ttl_s, records_ttl_s, history_len
-        self.redis = aioredis.from_url(url, socket_timeout=timeout_s, socket_connect_timeout=timeout_s)
+        # a blocking pool: a burst of table writes (hundreds of actors at once) waits for a free connection
+        # instead of failing with "too many connections"
+        pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=max_connections, timeout=timeout_s,
+                                                        socket_timeout=timeout_s, socket_connect_timeout=timeout_s)
+        self.redis = aioredis.Redis(connection_pool=pool)
         self.healthy = True
         self._quick = self.redis.register_script(_QUICK_PLAY)
         self._fenced_write = self.redis.register_script(_FENCED_WRITE)

@@ -1,0 +1,89 @@
+"""The relay's ordering rules without sockets: held until the owner says where a connection stands, in version
+order, no duplicates, gaps sent for recovery; the stream frame format."""
+
+import pytest
+
+from server import cluster as K
+from server.config import Settings
+from server.feed import PLAYER, SPECTATOR
+from server.metrics import Metrics
+from server.store import frame_stream, unframe_stream
+
+
+class FakeSession:
+    def __init__(self, name):
+        self.name, self.ws, self.closing, self.tokens, self.behind = name, name, False, {}, set()
+        self.dropped = False
+
+    def is_behind(self, table):
+        return table in self.behind
+
+    def overflowing(self):
+        return False
+
+    def drop_slow(self):
+        self.dropped = True
+
+    def fall_behind(self, table):
+        self.behind.add(table)
+
+
+class FakeCluster:
+    def __init__(self):
+        self.settings, self.metrics, self.recovering = Settings(history_len=4), Metrics(), []
+
+    def recover(self, relay):
+        self.recovering.append(relay.top)
+
+
+@pytest.fixture
+def sent(monkeypatch):
+    out = []
+    monkeypatch.setattr(K, "broadcast", lambda targets, data: out.extend((t, data) for t in targets))
+    return out
+
+
+def test_relay_holds_orders_and_deduplicates(sent):
+    cl = FakeCluster()
+    r = K.Relay(cl, "T", "n1")
+    a, b = FakeSession("a"), FakeSession("b")
+    r.member(a, PLAYER)[1] = 3  # a has everything up to v3
+    r.member(b, SPECTATOR)  # b's watch is being answered: nothing for it yet
+    r.on_frame(5, b"m5")  # arrives before m4 (a gap): held, recovery asked
+    assert sent == [] and cl.recovering == [5]
+    r.on_frame(4, b"m4")
+    assert sent == [("a", b"m4"), ("a", b"m5")]
+    r.on_frame(4, b"m4")  # a duplicate (a replay after reconnecting)
+    assert len(sent) == 2
+    r.members[b][1] = 4  # the owner's answer brought b to v4 (snapshot or replay)
+    r.deliver()
+    assert sent[-1] == ("b", b"m5")
+    r.on_frame(None, b"count")  # unversioned: to every registered member, at once
+    assert sorted(sent[-2:]) == [("a", b"count"), ("b", b"count")]
+    assert r.counts() == (1, 1)
+    r.remove(a)
+    r.on_frame(6, b"m6")
+    assert sent[-1] == ("b", b"m6") and len(sent) == 6
+
+
+def test_relay_history_is_bounded_and_behind_players_are_skipped(sent):
+    cl = FakeCluster()
+    r = K.Relay(cl, "T", "n1")
+    a = FakeSession("a")
+    r.member(a, PLAYER)[1] = 0
+    for v in range(1, 8):
+        r.on_frame(v, f"m{v}".encode())
+    assert sorted(r.history) == [4, 5, 6, 7] and len(sent) == 7
+    a.behind.add("T")  # its buffer overflowed: no stream until the owner's snapshot
+    r.on_frame(8, b"m8")
+    assert len(sent) == 7 and cl.metrics.dropped.get() == 1
+    r.on_frame(2, b"old")  # older than the history: ignored
+    assert 2 not in r.history
+
+
+def test_stream_frames_round_trip():
+    assert unframe_stream(frame_stream(7, b"\x81\xa1v\x07")) == (7, b"\x81\xa1v\x07")
+    assert unframe_stream(frame_stream(None, b"x")) == (None, b"x")
+    assert frame_stream(2**40, b"")[:9] == b"S" + (2**40).to_bytes(8, "big")
+    with pytest.raises(ValueError):
+        unframe_stream(b"Z123")
