@@ -33,9 +33,8 @@ from websockets.exceptions import ConnectionClosed
 
 import protocol
 from bots.engine import Player
-from bots.mirror import Mirror, MirrorError
+from bots.seat import SeatPlay, Stream
 from protocol import inbound as I
-from rules.registry import game_from_state
 
 STREAM = protocol.STREAM_TYPES
 
@@ -99,44 +98,21 @@ class Link:
         await self.ws.close()
 
 
-class Stream:
-    """Version bookkeeping of one table's stream as one connection receives it."""
-
-    def __init__(self):
-        self.v: Optional[int] = None
-
-    def check(self, msg: Dict[str, Any]) -> Optional[str]:
-        """Accept a stream message; returns a failure text for a gap or a repeat, else None."""
-        v = msg["v"]
-        if msg["type"] == "table_snapshot":
-            self.v = v
-            return None
-        if self.v is not None and v != self.v + 1:
-            text = f"version {v} after {self.v}"
-            self.v = v
-            return text
-        self.v = v
-        return None
-
-
 class BotPlayer:
-    """A bot seated at a table: reads the stream, mirrors the game, plays its moves."""
+    """A bot seated at a table over one :class:`Link`: :class:`bots.seat.SeatPlay` does the bookkeeping."""
 
     def __init__(self, link: Link, player: Player, stats: Stats, think_s: float = 0.0, seen: Optional[Dict] = None):
         self.link, self.player, self.stats, self.think_s = link, player, stats, think_s
-        self.table: Optional[str] = None
-        self.seat: Optional[int] = None
-        self.token: Optional[str] = None
-        self.mirror: Optional[Mirror] = None
-        self.stream = Stream()
-        self.seq = 0
-        self.sent: Dict[int, float] = {}  # seq -> perf_counter at send
-        self.acted_v: Optional[int] = None  # version at which this bot last acted (never twice per version)
-        self.state: Optional[Dict[str, Any]] = None
-        self.state_v: Optional[int] = None  # version of the last message that carried a position
-        self.seats_full = False
+        self.play_state = SeatPlay()
         self.seen = seen if seen is not None else {}  # (table, v) -> bytes, to compare with spectators
-        self.over = False
+
+    @property
+    def table(self) -> Optional[str]:
+        return self.play_state.table
+
+    @property
+    def over(self) -> bool:
+        return self.play_state.over
 
     async def play(self, deadline: float) -> None:
         """Run until the game is over (then leave the seat) or the deadline passes."""
@@ -154,88 +130,40 @@ class BotPlayer:
                 self.stats.error(self.link.name, f"connection closed by the server ({exc.rcvd.code if exc.rcvd else 'no code'})")
                 return
             await self.on_message(msg, data)
-        if self.token is not None:
-            await self.link.send(I.Leave(table=self.table, token=self.token))
+        leave = self.play_state.leave()
+        if leave is not None:
+            await self.link.send(leave)
 
     async def on_message(self, msg: Dict[str, Any], data: bytes) -> None:
-        t = msg["type"]
-        now = time.perf_counter()
-        if t == "error":
-            self.stats.error(self.link.name, f"error {msg.get('code')}: {msg.get('message')}")
+        ps = self.play_state
+        first = ps.mirror is None
+        fb = ps.feed(msg, time.perf_counter())
+        st = self.stats
+        for e in fb.errors:
+            st.error(self.link.name, e)
+        if fb.gap:
+            st.gaps += 1
+            st.error(self.link.name, f"stream gap: {fb.gap}")
+        st.resyncs += fb.resync
+        st.latency_ms += [x * 1000.0 for x in fb.latency_s]
+        if msg["type"] in STREAM and msg["type"] != "table_snapshot" and msg.get("table") == ps.table:
+            self.seen[(ps.table, msg["v"])] = data
+        if ps.seat == 0:
+            st.games_started += first and ps.mirror is not None
+            st.strokes += fb.stroke
+            st.decisions += fb.decision
+            if fb.over:
+                st.games_finished += 1
+                st.results.append({"table": ps.table, "result": fb.result})
+        game = ps.position_to_move()
+        if game is None:
             return
-        if t == "seated":
-            self.table, self.seat, self.token = msg["table"], msg["seat"], msg["token"]
-            return
-        if t not in STREAM or msg.get("table") != self.table:
-            return
-        gap = self.stream.check(msg)
-        if gap:
-            self.stats.gaps += 1
-            self.stats.error(self.link.name, f"stream gap: {gap}")
-        if t != "table_snapshot":
-            self.seen[(self.table, msg["v"])] = data
-        try:
-            if t == "table_snapshot":
-                if self.mirror is None:
-                    self.mirror = Mirror(msg)
-                    self.stats.games_started += self.seat == 0
-                else:
-                    self.mirror.apply(msg)
-                    self.stats.resyncs += 1 if msg["v"] != self.mirror.v else 0
-            elif self.mirror is not None:
-                self.mirror.apply(msg)
-        except MirrorError as exc:
-            self.stats.error(self.link.name, str(exc))
-            self.over = True
-            return
-        if t in ("stroke", "ruling"):
-            mine = [s for s in msg.get("shots", [])] if t == "stroke" else [{"seat": msg["seat"], "seq": msg["seq"]}]
-            for s in mine:
-                if s.get("seat") == self.seat and s.get("seq") in self.sent:
-                    t0 = self.sent.pop(s["seq"])
-                    if not (t == "stroke" and len(msg["shots"]) == 2):
-                        self.stats.latency_ms.append((now - t0) * 1000.0)
-            if t == "stroke" and self.seat == 0:
-                self.stats.strokes += 1
-            if t == "ruling" and self.seat == 0 and msg["cause"] == "decision":
-                self.stats.decisions += 1
-        if "state" in msg:
-            self.state, self.state_v = msg["state"], msg["v"]
-        if "seats" in msg:
-            self.seats_full = all(s is not None for s in msg["seats"])
-        if self.state is None or self.mirror is None:
-            return
-        if self.state["over"]:
-            self.over = True
-            if self.seat == 0:
-                self.stats.games_finished += 1
-                self.stats.results.append({"table": self.table, "result": self.state["result"]})
-            return
-        await self.maybe_act()
-
-    async def maybe_act(self) -> None:
-        """Move once per position (the version of the last message with a ``state``), both seats taken."""
-        st = self.state
-        legal = st["legal"] or {}
-        shoot = legal.get("shoot") or {}
-        lag = bool(shoot.get("lag"))
-        if not self.seats_full or (not lag and st["to_act"] != self.seat) or self.acted_v == self.state_v:
-            return
-        self.acted_v = self.state_v
-        game = game_from_state(self.mirror.game.to_state())
         t0 = time.perf_counter()
-        act = await asyncio.to_thread(self.player.choose, game, self.seat)
-        self.stats.think_ms.append((time.perf_counter() - t0) * 1000.0)
+        act = await asyncio.to_thread(self.player.choose, game, ps.seat)
+        st.think_ms.append((time.perf_counter() - t0) * 1000.0)
         if self.think_s > 0:
             await asyncio.sleep(self.think_s * random.uniform(0.5, 1.5))
-        self.seq += 1
-        if act.kind == "decision":
-            out = I.Decision(table=self.table, token=self.token, seq=self.seq, name=act.name, arg=act.arg)
-        else:
-            out = I.Shot(table=self.table, token=self.token, seq=self.seq, stroke=act.stroke(), call=act.call,
-                         cue_ball=tuple(act.cue_ball) if act.cue_ball is not None else None)
-        self.sent[self.seq] = time.perf_counter()
-        await self.link.send(out)
+        await self.link.send(ps.message_for(act, time.perf_counter()))
 
 
 async def spectate(link: Link, table: str, stats: Stats, seen: Dict, deadline: float) -> None:
