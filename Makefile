@@ -84,3 +84,17 @@ client-test: build client_web/node_modules/.package-lock.json
 
 run: client_web/dist/index.html
 test: client-test client_web/dist/index.html /usr/bin/chromium
+
+# Load test: a server with its embedded Redis on 127.0.0.1 and Locust headless for a bounded time
+# (reports under var/loadtest/); fails when Locust counts failures or the server is not empty after.
+LOADTEST_USERS ?= 60
+LOADTEST_RATE ?= 10
+LOADTEST_TIME ?= 60s
+.PHONY: loadtest capacity
+loadtest: build
+	$(PIP) install -q -e '.[loadtest]'
+	$(PY) loadtest/run.py --users $(LOADTEST_USERS) --spawn-rate $(LOADTEST_RATE) --time $(LOADTEST_TIME)
+
+# Capacity of one server process (bench/capacity.py): steps up tables until p99 passes 50 ms.
+capacity: build
+	$(PY) bench/capacity.py

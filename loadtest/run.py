@@ -1,0 +1,75 @@
+"""``make loadtest``: a server with its embedded Redis on 127.0.0.1, Locust headless for a bounded time, a summary.
+
+    .venv/bin/python loadtest/run.py [--users 60] [--spawn-rate 10] [--time 60s] [--port 8799]
+
+Writes Locust's CSV files (``var/loadtest/locust_stats.csv``, ...) and HTML report
+(``var/loadtest/report.html``), prints the request table (shot->broadcast, fan-out, lobby, and
+every failure kind) and checks that the server is empty afterwards (every connection, table and
+spectator gauge back to 0, no table in the lobby). Exit status 1 when Locust reports failures or
+the server is not empty, 0 otherwise. Traffic goes to 127.0.0.1 only; Locust stops itself
+after ``--time``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from loadtest.serverproc import ROOT, start_server, stop_server, wait_empty  # noqa: E402
+
+OUT = os.path.join(ROOT, "var", "loadtest")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description="billar load test (Locust, headless, loopback only)")
+    ap.add_argument("--users", type=int, default=60)
+    ap.add_argument("--spawn-rate", type=float, default=10.0)
+    ap.add_argument("--time", default="60s", help="Locust run time (e.g. 60s, 2m)")
+    ap.add_argument("--port", type=int, default=8799)
+    args = ap.parse_args()
+    os.makedirs(OUT, exist_ok=True)
+    server = start_server(args.port, os.path.join(OUT, "redis"), log_path=os.path.join(OUT, "server.log"), grace_s=5.0)
+    try:
+        locust = os.path.join(os.path.dirname(sys.executable), "locust")
+        cmd = [locust, "-f", os.path.join(ROOT, "loadtest", "locustfile.py"), "--headless", "-u", str(args.users), "-r",
+               str(args.spawn_rate), "-t", args.time, "--host", f"ws://127.0.0.1:{args.port}/ws", "--csv",
+               os.path.join(OUT, "locust"), "--html", os.path.join(OUT, "report.html"), "--stop-timeout", "10",
+               "--only-summary", "--exit-code-on-error", "0"]
+        rc = subprocess.run(cmd, cwd=ROOT, timeout=3600).returncode
+        print(f"locust exited with {rc}")
+        empty_error = None
+        try:
+            gauges = wait_empty(args.port, timeout=60.0)
+            print("server empty after the run:", ", ".join(f"{k} {v:g}" for k, v in gauges.items()), "; lobby: no table")
+        except AssertionError as exc:
+            empty_error = str(exc)
+            print(f"FAILED: {exc}")
+    finally:
+        stop_server(server)
+    failures = print_summary(os.path.join(OUT, "locust_stats.csv"))
+    print(f"reports: {OUT}/locust_stats.csv, locust_failures.csv, report.html")
+    return 1 if (failures or empty_error or rc not in (0,)) else 0
+
+
+def print_summary(path: str) -> int:
+    """Print the request table of Locust's stats CSV; returns the number of failures."""
+    failures = 0
+    with open(path) as f:
+        rows = list(csv.DictReader(f))
+    print(f"{'name':<18} {'count':>7} {'fail':>6} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'max ms':>8}")
+    for r in rows:
+        if r["Name"] == "Aggregated":
+            continue
+        failures += int(r["Failure Count"])
+        print(f"{r['Name']:<18} {r['Request Count']:>7} {r['Failure Count']:>6} {r['50%']:>8} {r['90%']:>8} {r['99%']:>8} "
+              f"{float(r['Max Response Time']):8.0f}")
+    return failures
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,116 @@
+"""A billar server in a child process for the load tests, and the end-of-run check that it is empty again.
+
+``start_server`` runs ``billar serve`` on 127.0.0.1 (embedded Redis under ``data_dir``),
+optionally pinned to CPU cores with ``taskset``, and waits for ``/healthz``. ``counters`` reads
+the gauges of ``/metrics``; :func:`wait_empty` waits until every connection, table and
+spectator gauge is 0 and the lobby (asked over the protocol) lists no table, and raises
+``AssertionError`` naming what is left otherwise.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from typing import Dict, List, Optional, Sequence
+
+from websockets.asyncio.client import connect
+
+import protocol
+from protocol import inbound as I
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BILLAR = os.path.join(os.path.dirname(sys.executable), "billar")
+GAUGES = ("billar_connections", "billar_tables_active", "billar_spectators", "billar_players_connected",
+          "billar_lobby_subscribers")
+
+
+def start_server(port: int, data_dir: str, cpus: Optional[Sequence[int]] = None, log_path: Optional[str] = None,
+                 grace_s: float = 60.0, fresh: bool = True) -> subprocess.Popen:
+    """Start ``billar serve`` on 127.0.0.1:``port``; returns the process once ``/healthz`` answers (60 s at most).
+
+    ``fresh`` empties ``data_dir`` first (no table restored from an earlier run). Raises
+    ``RuntimeError`` when the server does not come up.
+    """
+    if fresh and os.path.isdir(data_dir):
+        shutil.rmtree(data_dir)
+    os.makedirs(data_dir, exist_ok=True)
+    cmd = [BILLAR, "serve", "--host", "127.0.0.1", "--port", str(port), "--data-dir", data_dir, "--grace", str(grace_s),
+           "--log-level", "WARNING"]
+    if cpus:
+        cmd = ["taskset", "-c", ",".join(str(c) for c in cpus)] + cmd
+    out = open(log_path, "w") if log_path else subprocess.DEVNULL
+    env = dict(os.environ)
+    env.pop("REDIS_URL", None)  # the embedded Redis, always
+    proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT, env=env)
+    end = time.monotonic() + 60.0
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited with {proc.returncode} (log: {log_path})")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1.0) as r:
+                if r.status == 200:
+                    return proc
+        except OSError:
+            time.sleep(0.2)
+    proc.terminate()
+    raise RuntimeError("server did not answer /healthz within 60 s")
+
+
+def stop_server(proc: subprocess.Popen, timeout: float = 20.0) -> int:
+    """SIGTERM (graceful shutdown), then SIGKILL after ``timeout`` seconds; returns the exit code."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    return proc.returncode
+
+
+def metrics(port: int) -> Dict[str, float]:
+    """``/metrics`` as ``{"name{labels}": value}`` (Prometheus text exposition, comments skipped)."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5.0) as r:
+        text = r.read().decode()
+    out = {}
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            key, _, val = line.rpartition(" ")
+            out[key] = float(val)
+    return out
+
+
+async def lobby_tables(port: int) -> List[dict]:
+    """The lobby's tables, asked over the protocol (hello, lobby_subscribe, the ``lobby`` reply)."""
+    async with connect(f"ws://127.0.0.1:{port}/ws", compression=None, ping_interval=None) as ws:
+        await ws.send(protocol.encode_client(I.Hello(protocol=protocol.PROTOCOL_VERSION, name="check")))
+        await ws.send(protocol.encode_client(I.LobbySubscribe()))
+        while True:
+            msg = protocol.decode_server(await asyncio.wait_for(ws.recv(), 10.0))
+            if msg["type"] == "lobby":
+                return msg["tables"]
+
+
+def wait_empty(port: int, timeout: float = 30.0) -> Dict[str, float]:
+    """Wait until the server's gauges are all 0 and the lobby is empty; returns the gauges.
+
+    The lobby check opens one connection itself, so the gauges are read before and after it.
+    Raises ``AssertionError`` with what is left after ``timeout`` seconds.
+    """
+    end = time.monotonic() + timeout
+    while True:
+        g = {k: v for k, v in metrics(port).items() if k in GAUGES}
+        lobby = asyncio.run(lobby_tables(port)) if not any(g.values()) else None
+        if lobby == []:
+            time.sleep(0.3)
+            g = {k: v for k, v in metrics(port).items() if k in GAUGES}
+            if not any(g.values()):
+                return g
+        if time.monotonic() > end:
+            raise AssertionError(f"server not empty after the run: {g}, lobby {lobby}")
+        time.sleep(0.5)
