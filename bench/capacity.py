@@ -1,0 +1,141 @@
+"""Capacity of one server process: tables (2 players + 2 spectators each, one stroke per table every 5 s)
+stepped up until the p99 shot-to-broadcast latency passes 50 ms or errors appear.
+
+    .venv/bin/python bench/capacity.py [--steps 100,250,500,1000,2000,3000,4000,5000] [--hold 30]
+                                       [--profile]
+
+The server (``billar serve``, embedded Redis) runs pinned to core 0 (``taskset``), the lean
+asyncio load generator (loadtest/lean.py, built on protocol/) to core 1. File-descriptor limits
+are raised to the hard limit for both. Prints one row per step: tables, connections,
+strokes/s, shot-to-broadcast p50/p99/max (ms), spectator fan-out p99 (ms), errors, server CPU
+(share of one core), resident memory (MB and KB per connection), server CPU ms per stroke, and
+the per-stroke time of each stage from the server's ``/metrics`` histogram (simulate, referee,
+persist, broadcast; ms). Then the largest count that held, and the check that the server is
+empty again (every gauge 0, no table in the lobby). With ``--profile`` py-spy samples the
+server during the last step and the functions with the most samples are printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from loadtest.serverproc import ROOT, start_server, stop_server, wait_empty  # noqa: E402
+
+OUT = os.path.join(ROOT, "var", "capacity")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--steps", default="100,250,500,1000,2000,3000,4000,5000")
+    ap.add_argument("--hold", type=float, default=30.0, help="measured seconds per step")
+    ap.add_argument("--warmup", type=float, default=10.0, help="seconds after opening a step's tables")
+    ap.add_argument("--port", type=int, default=8798)
+    ap.add_argument("--profile", action="store_true", help="py-spy the server during the last step")
+    args = ap.parse_args()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = max(hard, 65536)
+    try:  # root may raise the hard limit too (up to fs.nr_open)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, want))
+    except (ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # inherited by both children
+    os.makedirs(OUT, exist_ok=True)
+    ncpu = os.cpu_count() or 1
+    server_cpus, load_cpus = ([0], [1]) if ncpu >= 2 else (None, None)
+    server = start_server(args.port, os.path.join(OUT, "redis"), cpus=server_cpus, log_path=os.path.join(OUT, "server.log"),
+                          grace_s=2.0)
+    print(f"server pid {server.pid} on cores {server_cpus}, load generator on {load_cpus}; fd limit {hard}; "
+          f"{time.strftime('%Y-%m-%d %H:%M %Z')}", flush=True)
+    cmd = [sys.executable, os.path.join(ROOT, "loadtest", "lean.py"), "--port", str(args.port), "--server-pid",
+           str(server.pid), "--steps", args.steps, "--hold", str(args.hold), "--warmup", str(args.warmup)]
+    if load_cpus:
+        cmd = ["taskset", "-c", ",".join(map(str, load_cpus))] + cmd
+    rows = []
+    spy = None
+    n_steps = len(args.steps.split(","))
+    try:
+        gen = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+        head = (f"{'tables':>6} {'conns':>6} {'str/s':>6} {'p50':>6} {'p99':>6} {'max':>6} {'fan99':>6} {'err':>4} "
+                f"{'cpu':>5} {'RSS MB':>7} {'KB/conn':>7} {'ms/str':>6} | {'sim':>5} {'ref':>5} {'pers':>5} {'bcast':>5}")
+        print(head, flush=True)
+        for line in gen.stdout:
+            r = json.loads(line)
+            rows.append(r)
+            s = r["stage_ms"]
+            print(f"{r['tables']:>6} {r['connections']:>6} {r['strokes_per_s']:6.1f} {r['p50_ms']:6.1f} {r['p99_ms']:6.1f} "
+                  f"{r['max_ms']:6.0f} {r['fanout_p99_ms']:6.1f} {r['errors']:>4} {r['server_cpu']:5.2f} "
+                  f"{r['server_rss_mb']:7.0f} {r['server_kb_per_conn']:7.1f} {r['cpu_ms_per_stroke']:6.2f} | "
+                  f"{s['simulate']:5.2f} {s['referee']:5.2f} {s['persist']:5.2f} {s['broadcast']:5.2f}", flush=True)
+            if r["first_errors"]:
+                print("   errors:", "; ".join(r["first_errors"]), flush=True)
+            if args.profile and spy is None and len(rows) == n_steps - 1:
+                spy = start_profile(server.pid, args.warmup + args.hold)
+        gen.wait(600)
+    finally:
+        profile_lines = finish_profile(spy) if spy else []
+        empty = None
+        try:
+            wait_empty(args.port, timeout=90.0)
+            empty = "server empty after the run: connections, tables, spectators 0; lobby has no table"
+        except Exception as exc:
+            empty = f"FAILED: {exc}"
+        stop_server(server)
+    held = [r for r in rows if r["p99_ms"] <= 50.0 and not r["errors"]]
+    if held:
+        best = held[-1]
+        print(f"\nlargest step that held: {best['tables']} tables, {best['connections']} connections, "
+              f"{best['strokes_per_s']:.0f} strokes/s, p99 {best['p99_ms']:.1f} ms")
+    else:
+        print("\nno step held")
+    if len(held) < len(rows):
+        bad = rows[len(held)]
+        print(f"first step that did not hold: {bad['tables']} tables (p99 {bad['p99_ms']:.1f} ms, errors {bad['errors']})")
+    for line in profile_lines:
+        print(line)
+    print(empty)
+    return 0 if empty.startswith("server empty") else 1
+
+
+def start_profile(pid: int, seconds: float):
+    spy = os.path.join(os.path.dirname(sys.executable), "py-spy")
+    out = os.path.join(OUT, "profile.txt")
+    return subprocess.Popen([spy, "record", "--pid", str(pid), "--duration", str(int(seconds)), "--format", "raw",
+                             "--output", out, "--nonblocking"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL), out
+
+
+def finish_profile(spy):
+    proc, out = spy
+    try:
+        proc.wait(120)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    if not os.path.exists(out):
+        return ["(no profile: py-spy failed)"]
+    own = collections.Counter()
+    total = 0
+    with open(out) as f:
+        for line in f:
+            stack, _, n = line.rstrip().rpartition(" ")
+            if not stack:
+                continue
+            n = int(n)
+            total += n
+            leaf = stack.split(";")[-1]
+            own[leaf] += n
+    lines = [f"\nprofile of the server ({total} samples, {out}): functions with the most samples of their own"]
+    for name, n in own.most_common(15):
+        lines.append(f"  {100.0 * n / total:5.1f} %  {name}")
+    return lines
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
