@@ -62,6 +62,20 @@ def start_node(redis_url: str, prefix: str, log_path: str) -> Tuple[subprocess.P
     return p, int(m.group(1))
 
 
+def gauges(ports: List[int]) -> Dict[str, float]:
+    """The servers' /metrics, summed over the processes."""
+    import urllib.request
+
+    from server.metrics import parse_text
+
+    out: Dict[str, float] = {}
+    for port in ports:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as r:
+            for k, v in parse_text(r.read().decode()).items():
+                out[k] = out.get(k, 0.0) + v
+    return out
+
+
 def cpu_seconds(procs: List[psutil.Process]) -> float:
     total = 0.0
     for p in procs:
@@ -76,6 +90,7 @@ async def run_config(n: int, redis_url: str, steps: List[int], args, tmp: str) -
     urls = [f"ws://127.0.0.1:{port}/ws" for _, port in nodes]
     servers = [psutil.Process(p.pid) for p, _ in nodes]
     me = psutil.Process()
+    redis_proc = [psutil.Process(args.redis_pid)] if args.redis_pid else []
     stats = Stats()
     rng = random.Random(7)
     tables: List[LoadTable] = []
@@ -94,9 +109,11 @@ async def run_config(n: int, redis_url: str, steps: List[int], args, tmp: str) -
                 t.start()
             await asyncio.sleep(min(2.0, args.period))  # warm-up
             stats.reset()
-            c0, g0, w0 = cpu_seconds(servers), cpu_seconds([me]), time.perf_counter()
+            m0 = await asyncio.to_thread(gauges, [port for _, port in nodes])
+            c0, g0, r0, w0 = cpu_seconds(servers), cpu_seconds([me]), cpu_seconds(redis_proc), time.perf_counter()
             await asyncio.sleep(args.step_s)
-            c1, g1, w1 = cpu_seconds(servers), cpu_seconds([me]), time.perf_counter()
+            c1, g1, r1, w1 = cpu_seconds(servers), cpu_seconds([me]), cpu_seconds(redis_proc), time.perf_counter()
+            m1 = await asyncio.to_thread(gauges, [port for _, port in nodes])
             await asyncio.gather(*(t.stop() for t in tables))
             await asyncio.sleep(0.5)  # answers in flight
             deltas = []
@@ -107,7 +124,8 @@ async def run_config(n: int, redis_url: str, steps: List[int], args, tmp: str) -
             p99 = percentile(stats.latency_ms, 0.99)
             row = {"processes": n, "tables": count, "connections": 4 * count, "strokes_s": stats.strokes / wall,
                    "p50": percentile(stats.latency_ms, 0.5), "p99": p99, "server_cpu": 100.0 * (c1 - c0) / wall,
-                   "loadgen_cpu": 100.0 * (g1 - g0) / wall, "errors": len(stats.errors),
+                   "loadgen_cpu": 100.0 * (g1 - g0) / wall, "redis_cpu": 100.0 * (r1 - r0) / wall,
+                   "errors": len(stats.errors), "gaps": m1["billar_cluster_gaps_recovered_total"] - m0["billar_cluster_gaps_recovered_total"],
                    "spec_p50": percentile(deltas, 0.5), "spec_p99": percentile(deltas, 0.99), "spec_n": len(deltas)}
             row["held"] = p99 <= args.p99_ms and not stats.errors and stats.strokes > 0
             rows.append(row)
@@ -142,6 +160,7 @@ def main() -> int:
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     tmp = tempfile.mkdtemp(prefix="billar-cluster-bench-")
     url, handle = start_embedded(os.path.join(tmp, "redis"))
+    args.redis_pid = getattr(handle, "pid", None)
     results = []
     for n in [int(x) for x in args.processes.split(",")]:
         results.append(asyncio.run(run_config(n, url, steps, args, tmp)))
@@ -154,13 +173,14 @@ def main() -> int:
     print(f"# cluster capacity: {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores ({cpu}), one stroke per table every "
           f"{args.period:g} s, 2 players + 2 spectators per table, {args.step_s:g} s per step, p99 limit {args.p99_ms:g} ms")
     print()
-    print("| processes | tables | connections | strokes/s | p50 ms | p99 ms | server CPU % | load gen CPU % | errors | held |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---|")
+    print("| processes | tables | connections | strokes/s | p50 ms | p99 ms | server CPU % | Redis CPU % | load gen CPU % "
+          "| gaps refilled | errors | held |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---|")
     for rows in results:
         for r in rows:
             print(f"| {r['processes']} | {r['tables']} | {r['connections']} | {r['strokes_s']:.1f} | {r['p50']:.1f} | "
-                  f"{r['p99']:.1f} | {r['server_cpu']:.0f} | {r['loadgen_cpu']:.0f} | {r['errors']} | "
-                  f"{'yes' if r['held'] else 'no'} |")
+                  f"{r['p99']:.1f} | {r['server_cpu']:.0f} | {r['redis_cpu']:.0f} | {r['loadgen_cpu']:.0f} | {r['gaps']:.0f} | "
+                  f"{r['errors']} | {'yes' if r['held'] else 'no'} |")
     print()
     best = {rows[0]["processes"]: max((r for r in rows if r["held"]), key=lambda r: r["tables"], default=None)
             for rows in results if rows}
