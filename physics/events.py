@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from physics import evolve as _ev
+from physics import roots as _roots
 from physics.table import Table, Vec2
 
 STATE_NAMES: Tuple[str, ...] = tuple(_ev.STATE_NAMES)
@@ -275,7 +276,7 @@ class SimResult:
 
         On every interval where both balls keep one constant-acceleration phase (:meth:`phases`)
         the squared centre distance is a quartic in time, so its maximum lies at an end of the
-        interval or at a real root of its derivative, a cubic (``numpy.roots``); an interval whose
+        interval or where its derivative, a cubic, changes sign (``physics.roots``); an interval whose
         crude bound |d0| + |dv| T + |da| T^2 / 2 stays within ``distance`` is passed over. Answers
         for the same pair and distance are remembered, so asking again with a later ``t1`` (as the
         referee does at each contact of a frozen pair) only examines the new time.
@@ -315,9 +316,8 @@ class SimResult:
             c1 = dv[0] * dv[0] + dv[1] * dv[1] + d0[0] * da[0] + d0[1] * da[1]
             c0 = d0[0] * dv[0] + d0[1] * dv[1]
             if span > 0.0 and (c3 or c2 or c1):
-                for root in _np().roots([c3, c2, c1, c0]):
-                    if abs(root.imag) <= 1e-12 * max(1.0, abs(root.real)) and 0.0 < root.real < span:
-                        taus.append(float(root.real))
+                # extrema of the squared distance: sign changes of its derivative (a cubic)
+                taus.extend(_roots.py_sign_change_roots((c0, c1, c2, c3), 0.0, span))
             for tau in sorted(taus):
                 x = d0[0] + dv[0] * tau + 0.5 * da[0] * tau * tau
                 y = d0[1] + dv[1] * tau + 0.5 * da[1] * tau * tau
@@ -363,9 +363,3 @@ def _relative(pa, pb, t: float) -> Tuple[Vec2, Vec2, Vec2]:
     ra, va, aa = _at(pa, t)
     rb, vb, ab = _at(pb, t)
     return (ra[0] - rb[0], ra[1] - rb[1]), (va[0] - vb[0], va[1] - vb[1]), (aa[0] - ab[0], aa[1] - ab[1])
-
-
-def _np():
-    import numpy
-
-    return numpy

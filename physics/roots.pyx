@@ -207,7 +207,7 @@ def py_first_entry(coeffs, double T):
 
 
 def py_sign_change_roots(coeffs, double lo, double hi):
-    """Python access for tests: sign-changing roots of ascending ``coeffs`` in (lo, hi)."""
+    """Sign-changing real roots in (lo, hi) of the polynomial with ascending ``coeffs`` (degree <= 4)."""
     cdef double c[5]
     cdef double out[4]
     cdef int n = len(coeffs) - 1
