@@ -15,8 +15,14 @@ PORT ?= 8765
 run: build
 	$(VENV)/bin/billar serve --host $(HOST) --port $(PORT)
 
+# Two pytest runs: the browser tests drive Chromium through Playwright's sync API, whose event loop
+# would stay running in the main thread and break the asyncio tests if they shared one process.
+PYTEST := $(PY) -m pytest -q -p no:cacheprovider --timeout=600 --durations=15
 test: build
-	$(PY) -m pytest -q -p no:cacheprovider --timeout=600
+	rc=0; \
+	$(PYTEST) -m "not browser and not soak" || rc=$$?; \
+	$(PYTEST) -m "browser and not soak" || rc=$$?; \
+	exit $$rc
 
 soak: build
 	$(PY) -m pytest -q -p no:cacheprovider -m soak --timeout=3600 -o addopts=""
