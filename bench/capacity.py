@@ -28,7 +28,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from loadtest.serverproc import ROOT, start_server, stop_server, wait_empty  # noqa: E402
+from loadtest.serverproc import ROOT, embedded_redis_pids, pin, start_server, stop_server, wait_empty  # noqa: E402
 
 OUT = os.path.join(ROOT, "var", "capacity")
 
@@ -51,9 +51,14 @@ def main() -> int:
     os.makedirs(OUT, exist_ok=True)
     ncpu = os.cpu_count() or 1
     server_cpus, load_cpus = ([0], [1]) if ncpu >= 2 else (None, None)
-    server = start_server(args.port, os.path.join(OUT, "redis"), cpus=server_cpus, log_path=os.path.join(OUT, "server.log"),
-                          grace_s=2.0)
-    print(f"server pid {server.pid} on cores {server_cpus}, load generator on {load_cpus}; fd limit {hard}; "
+    data_dir = os.path.join(OUT, "redis")
+    server = start_server(args.port, data_dir, cpus=server_cpus, log_path=os.path.join(OUT, "server.log"), grace_s=2.0)
+    redis_pids = embedded_redis_pids(data_dir)
+    if load_cpus:  # Redis is a service of its own: keep it off the server's core
+        for pid in redis_pids:
+            pin(pid, load_cpus)
+    print(f"server pid {server.pid} on cores {server_cpus}, load generator and Redis {redis_pids} on {load_cpus}; "
+          f"fd limit {hard}; "
           f"{time.strftime('%Y-%m-%d %H:%M %Z')}", flush=True)
     cmd = [sys.executable, os.path.join(ROOT, "loadtest", "lean.py"), "--port", str(args.port), "--server-pid",
            str(server.pid), "--steps", args.steps, "--hold", str(args.hold), "--warmup", str(args.warmup)]
@@ -88,7 +93,7 @@ def main() -> int:
             empty = "server empty after the run: connections, tables, spectators 0; lobby has no table"
         except Exception as exc:
             empty = f"FAILED: {exc}"
-        stop_server(server)
+        stop_server(server, data_dir=data_dir)
     held = [r for r in rows if r["p99_ms"] <= 50.0 and not r["errors"]]
     if held:
         best = held[-1]

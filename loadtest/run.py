@@ -33,7 +33,8 @@ def main() -> int:
     ap.add_argument("--port", type=int, default=8799)
     args = ap.parse_args()
     os.makedirs(OUT, exist_ok=True)
-    server = start_server(args.port, os.path.join(OUT, "redis"), log_path=os.path.join(OUT, "server.log"), grace_s=5.0)
+    data_dir = os.path.join(OUT, "redis")
+    server = start_server(args.port, data_dir, log_path=os.path.join(OUT, "server.log"), grace_s=5.0)
     try:
         locust = os.path.join(os.path.dirname(sys.executable), "locust")
         cmd = [locust, "-f", os.path.join(ROOT, "loadtest", "locustfile.py"), "--headless", "-u", str(args.users), "-r",
@@ -50,7 +51,7 @@ def main() -> int:
             empty_error = str(exc)
             print(f"FAILED: {exc}")
     finally:
-        stop_server(server)
+        stop_server(server, data_dir=data_dir)
     failures = print_summary(os.path.join(OUT, "locust_stats.csv"))
     print(f"reports: {OUT}/locust_stats.csv, locust_failures.csv, report.html")
     return 1 if (failures or empty_error or rc not in (0,)) else 0

@@ -61,8 +61,34 @@ def start_server(port: int, data_dir: str, cpus: Optional[Sequence[int]] = None,
     raise RuntimeError("server did not answer /healthz within 60 s")
 
 
-def stop_server(proc: subprocess.Popen, timeout: float = 20.0) -> int:
-    """SIGTERM (graceful shutdown), then SIGKILL after ``timeout`` seconds; returns the exit code."""
+def embedded_redis_pids(data_dir: str) -> List[int]:
+    """Process ids of the embedded redis-server working in ``data_dir`` (found through /proc/<pid>/cwd)."""
+    want = os.path.abspath(data_dir)
+    out = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            cwd = os.readlink(f"/proc/{name}/cwd")
+            with open(f"/proc/{name}/cmdline", "rb") as f:
+                cmd = f.read()
+        except OSError:
+            continue
+        if b"redis-server" in cmd and cwd.replace(" (deleted)", "") == want:
+            out.append(int(name))
+    return out
+
+
+def pin(pid: int, cpus: Sequence[int]) -> None:
+    """Move process ``pid`` to ``cpus`` (sched_setaffinity)."""
+    os.sched_setaffinity(pid, set(cpus))
+
+
+def stop_server(proc: subprocess.Popen, timeout: float = 20.0, data_dir: Optional[str] = None) -> int:
+    """SIGTERM (graceful shutdown), then SIGKILL after ``timeout`` seconds; returns the exit code.
+
+    With ``data_dir``, an embedded redis-server still running there afterwards is stopped too
+    (seen on this machine: it can outlive ``billar serve``)."""
     if proc.poll() is None:
         proc.terminate()
         try:
@@ -70,6 +96,12 @@ def stop_server(proc: subprocess.Popen, timeout: float = 20.0) -> int:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+    if data_dir is not None:
+        for pid in embedded_redis_pids(data_dir):
+            try:
+                os.kill(pid, 15)
+            except OSError:
+                pass
     return proc.returncode
 
 

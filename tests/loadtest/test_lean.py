@@ -1,0 +1,35 @@
+"""The lean load generator against a real server process: strokes flow, nothing fails, the server is empty after."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from loadtest.serverproc import ROOT, metrics, start_server, stop_server, wait_empty
+
+
+def test_lean_generator_step_and_server_back_to_empty(tmp_path):
+    port = 8797
+    server = start_server(port, str(tmp_path / "redis"), log_path=str(tmp_path / "server.log"), grace_s=2.0)
+    try:
+        out = subprocess.run([sys.executable, os.path.join(ROOT, "loadtest", "lean.py"), "--port", str(port), "--server-pid",
+                              str(server.pid), "--steps", "4,8", "--period", "1.0", "--warmup", "2", "--hold", "4"],
+                             cwd=ROOT, capture_output=True, text=True, timeout=180)
+        assert out.returncode == 0, out.stderr
+        rows = [json.loads(line) for line in out.stdout.splitlines()]
+        assert [r["tables"] for r in rows] == [4, 8] and [r["connections"] for r in rows] == [16, 32]
+        for r in rows:
+            assert r["errors"] == 0 and r["gaps"] == 0, r["first_errors"]
+            # one stroke per table per second over a 4 s window (pacing starts at a random phase)
+            assert 0.5 * r["tables"] <= r["strokes_per_s"] <= 1.3 * r["tables"], r
+            assert 0.0 < r["p50_ms"] <= r["p99_ms"] <= r["max_ms"] < 1000.0
+            assert r["stage_ms"]["simulate"] > 0.0 and r["stage_ms"]["persist"] > 0.0
+            assert r["server_rss_mb"] > 10.0 and r["cpu_ms_per_stroke"] > 0.0
+        m = metrics(port)
+        assert m["billar_strokes_total"] >= sum(r["strokes"] for r in rows)
+        gauges = wait_empty(port, timeout=30.0)  # every player left, every table closed, the lobby empty
+        assert gauges["billar_tables_active"] == 0 and gauges["billar_connections"] == 0
+    finally:
+        stop_server(server, data_dir=str(tmp_path / "redis"))
