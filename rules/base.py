@@ -158,6 +158,60 @@ def first_index(items: Iterable[Contact], pred) -> Optional[int]:
     return None
 
 
+class GameBase:
+    """What every referee's game object shares (rules/README.md): restoring from a state dict,
+    equality by state, and actions that leave the state untouched when they fail.
+
+    A subclass sets ``discipline`` and ``state_version`` and provides ``to_state()`` (which
+    writes both) and ``_load(d)``; it may override ``_after_action(ruling)`` for work every
+    successful action needs (a multi-discipline match moves to its next game there).
+    """
+
+    discipline: str = ""
+    state_version: int = 1
+
+    def to_state(self) -> dict:  # pragma: no cover - every referee defines it
+        raise NotImplementedError
+
+    def _load(self, d: Mapping) -> None:  # pragma: no cover - every referee defines it
+        raise NotImplementedError
+
+    @classmethod
+    def from_state(cls, d: Mapping):
+        """Restore a game from :meth:`to_state` output (also after a msgpack round trip).
+
+        Raises ``ValueError`` naming ``discipline`` or ``version`` when the state is for another
+        discipline or an unsupported state version.
+        """
+        if d.get("discipline") != cls.discipline:
+            raise ValueError(f"discipline: state is for {d.get('discipline')!r}, not {cls.discipline!r}")
+        if d.get("version") != cls.state_version:
+            raise ValueError(f"version: unsupported state version {d.get('version')!r}")
+        game = cls.__new__(cls)
+        game._load(d)
+        return game
+
+    def _after_action(self, ruling):
+        return ruling
+
+    def _guarded(self, fn, *args):
+        """Run an action; on any error restore the state it started from and re-raise."""
+        snap = self.to_state()
+        try:
+            return self._after_action(fn(*args))
+        except BaseException:
+            self._load(snap)
+            raise
+
+    def __eq__(self, other) -> bool:
+        return type(other) is type(self) and other.to_state() == self.to_state()
+
+    def __ne__(self, other) -> bool:
+        return not self.__eq__(other)
+
+    __hash__ = None  # mutable
+
+
 def _xy_map(d: Mapping) -> Dict[str, List[float]]:
     return {str(k): [float(v[0]), float(v[1])] for k, v in d.items()}
 

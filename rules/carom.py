@@ -35,7 +35,7 @@ from typing import Dict, List, Mapping, Optional, Tuple
 
 from physics.events import SimResult
 from physics.table import Table, get_table
-from rules.base import EPS_LEAVE, IllegalAction, Ruling, frozen_pairs, off_table_balls, stroke_contacts
+from rules.base import EPS_LEAVE, GameBase, IllegalAction, Ruling, frozen_pairs, off_table_balls, stroke_contacts
 from rules.zones import FREE, IN, INSIDE, ZoneSet
 
 WHITE = 0
@@ -50,7 +50,6 @@ LAG_EQUAL = 5.0e-4  # m, lag distances equal within this (C4)
 LAG_CUSHION_OFFSET = 0.30  # m, lag balls about 30 cm from each long cushion (C4)
 POSITION_TOL = 1.0e-6  # m, a simulated start layout must match the referee's to this
 
-STATE_VERSION = 1
 
 # foul kinds (C17 numbering in the comments)
 FOUL_OFF_TABLE = "off_table"  # K-F1, C18
@@ -302,7 +301,7 @@ def _xy(p) -> Tuple[float, float]:
     return (float(p[0]), float(p[1]))
 
 
-class CaromGame:
+class CaromGame(GameBase):
     """A carom game (one discipline) with its match format; see the module docstring.
 
     Subclasses set ``discipline``, ``min_cushions`` (C6/C13), ``frozen_setup`` (C15: ``auto``
@@ -420,7 +419,7 @@ class CaromGame:
     def to_state(self) -> dict:
         """The whole game as msgpack-serialisable data (str keys, lists, numbers, bools, None)."""
         return {
-            "version": STATE_VERSION,
+            "version": self.state_version,
             "discipline": self.discipline,
             "config": copy.deepcopy(self.config),
             "seed": self.seed,
@@ -446,17 +445,6 @@ class CaromGame:
             "rest_offered": self.rest_offered,
             "timeouts_left": list(self.timeouts_left),
         }
-
-    @classmethod
-    def from_state(cls, d: Mapping) -> "CaromGame":
-        """Restore a game from :meth:`to_state` output (``ValueError`` if it is another discipline)."""
-        if d.get("discipline") != cls.discipline:
-            raise ValueError(f"discipline: state is for {d.get('discipline')!r}, not {cls.discipline!r}")
-        if d.get("version") != STATE_VERSION:
-            raise ValueError(f"version: unsupported state version {d.get('version')!r}")
-        game = cls.__new__(cls)
-        game._load(d)
-        return game
 
     def _load(self, d: Mapping) -> None:
         game = self
@@ -488,22 +476,6 @@ class CaromGame:
         game._placed = {}
         game._rest_now = False
 
-    def _guarded(self, fn, *args):
-        """Run an action; on any error put back the state it started from and re-raise."""
-        snap = self.to_state()
-        try:
-            return fn(*args)
-        except BaseException:
-            self._load(snap)
-            raise
-
-    def __eq__(self, other) -> bool:
-        return type(other) is type(self) and other.to_state() == self.to_state()
-
-    def __ne__(self, other) -> bool:
-        return not self.__eq__(other)
-
-    __hash__ = None
 
     # ----- what may be done now ------------------------------------------------------------
     def legal_actions(self) -> dict:

@@ -30,7 +30,7 @@ import hashlib
 from fractions import Fraction
 from typing import Dict, List, Mapping, Optional
 
-from rules.base import IllegalAction, Ruling
+from rules.base import GameBase, IllegalAction, Ruling
 from rules.carom import DEFAULT_DISTANCE, OVER, _pos_int
 from rules.carom_disciplines import CAROM_GAMES
 
@@ -51,7 +51,6 @@ GAME_KEYS = (
     "shot_clock",
 )
 
-STATE_VERSION = 1
 
 
 def _derive_seed(seed: int, index: int) -> int:
@@ -128,7 +127,7 @@ def multi_config(name: str, defaults, config: Optional[Mapping]) -> dict:
     return out
 
 
-class MultiGame:
+class MultiGame(GameBase):
     """A pentathlon or triathlon match (see the module docstring).
 
     ``MultiGame(config=None, seed=0)``; the members of rules/README.md, plus ``game`` (the game
@@ -324,14 +323,6 @@ class MultiGame:
         self._check_open()
         return self.game.evaluate_stroke(player, sim)
 
-    def _guarded(self, fn, *args) -> Ruling:
-        snap = self.to_state()
-        try:
-            return self._after_action(fn(*args))
-        except BaseException:
-            self._load(snap)
-            raise
-
     def apply_shot(self, player, call, sim) -> Ruling:
         """The stroke in the game in progress (see :meth:`rules.carom.CaromGame.apply_shot`)."""
         self._check_open()
@@ -405,7 +396,7 @@ class MultiGame:
     # ----- state -----------------------------------------------------------------------------
     def to_state(self) -> dict:
         return {
-            "version": STATE_VERSION,
+            "version": self.state_version,
             "discipline": self.discipline,
             "config": copy.deepcopy(self.config),
             "seed": self.seed,
@@ -414,16 +405,6 @@ class MultiGame:
             "game": self.game.to_state(),
             "result": copy.deepcopy(self.result),
         }
-
-    @classmethod
-    def from_state(cls, d: Mapping) -> "MultiGame":
-        if d.get("discipline") != cls.discipline:
-            raise ValueError(f"discipline: state is for {d.get('discipline')!r}, not {cls.discipline!r}")
-        if d.get("version") != STATE_VERSION:
-            raise ValueError(f"version: unsupported state version {d.get('version')!r}")
-        m = cls.__new__(cls)
-        m._load(d)
-        return m
 
     def _load(self, d: Mapping) -> None:
         cfg = dict(d["config"])
@@ -438,13 +419,6 @@ class MultiGame:
         self.game = CAROM_GAMES[g["discipline"]].from_state(g)
         self.result = copy.deepcopy(d["result"])
 
-    def __eq__(self, other) -> bool:
-        return type(other) is type(self) and other.to_state() == self.to_state()
-
-    def __ne__(self, other) -> bool:
-        return not self.__eq__(other)
-
-    __hash__ = None
 
 
 class Pentathlon(MultiGame):

@@ -60,6 +60,7 @@ from physics.simulate import on_playing_surface
 from physics.table import Table, Vec2, get_table
 from rules.base import (
     EPS_LEAVE,
+    GameBase,
     IllegalAction,
     Ruling,
     frozen_pairs,
@@ -79,7 +80,6 @@ from rules.spotting import (
 CUE = 0
 OBJECT_BALLS: Tuple[int, ...] = tuple(range(1, 16))
 SEAT_NAMES = ("A", "B")
-STATE_VERSION = 1
 
 LAG_BEHIND = 0.035  # m: lag balls start this far behind the head string (0.60 m on a 9-ft table, R3)
 LAG_TIE = 0.0005  # m: lag distances equal within this -> lag again (R3)
@@ -275,7 +275,7 @@ def _new_stats() -> dict:
     }
 
 
-class StraightPool:
+class StraightPool(GameBase):
     """A 14.1 continuous game between seats 0 (A) and 1 (B) (rules-14-1; interface rules/README.md).
 
     ``StraightPool(config=None, seed=0)``: ``config`` holds section C keys (see
@@ -328,7 +328,7 @@ class StraightPool:
         """The whole game as plain msgpack/JSON types (str keys); ``from_state`` restores it exactly."""
         return {
             "discipline": self.discipline,
-            "version": STATE_VERSION,
+            "version": self.state_version,
             "config": _plain(self.config),
             "seed": self.seed,
             "rng_count": self.rng_count,
@@ -353,16 +353,7 @@ class StraightPool:
             "result": _plain(self.result),
         }
 
-    @classmethod
-    def from_state(cls, d: Mapping) -> "StraightPool":
-        """Restore a game from :meth:`to_state` output (also after a msgpack round trip)."""
-        g = cls.__new__(cls)
-        g._load(d)
-        return g
-
     def _load(self, d: Mapping) -> None:
-        if d.get("discipline") != self.discipline:
-            raise ValueError(f"discipline: state is for {d.get('discipline')!r}, not {self.discipline}")
         self.config = normalize_config(d["config"])
         self.table = get_table(TABLE_PRESETS[str(self.config["table"])])
         self.seed = int(d["seed"])
@@ -387,22 +378,6 @@ class StraightPool:
         self.extensions = [int(x) for x in d["extensions"]]
         self.result = _plain(d["result"])
 
-    def __eq__(self, other) -> bool:
-        return isinstance(other, StraightPool) and self.to_state() == other.to_state()
-
-    def __ne__(self, other) -> bool:
-        return not self.__eq__(other)
-
-    __hash__ = None  # mutable
-
-    def _guarded(self, fn, *args):
-        """Run an action; on any error restore the state it started from and re-raise."""
-        snap = self.to_state()
-        try:
-            return fn(*args)
-        except BaseException:
-            self._load(snap)
-            raise
 
     # ----- public queries ----------------------------------------------------------------
     @property
