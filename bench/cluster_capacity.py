@@ -170,7 +170,7 @@ def main() -> int:
             cpu = next(l.split(":", 1)[1].strip() for l in fh if l.startswith("model name"))
     except (OSError, StopIteration):
         pass
-    print(f"# cluster capacity: {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores ({cpu}), one stroke per table every "
+    print(f"Machine and load: {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores ({cpu}), one stroke per table every "
           f"{args.period:g} s, 2 players + 2 spectators per table, {args.step_s:g} s per step, p99 limit {args.p99_ms:g} ms")
     print()
     print("| processes | tables | connections | strokes/s | p50 ms | p99 ms | server CPU % | Redis CPU % | load gen CPU % "
