@@ -44,7 +44,7 @@ from protocol import inbound as I
 from protocol import outbound as O
 from protocol.errors import ErrorCode, ProtocolError
 from server.feed import PLAYER, SPECTATOR
-from server.store import Fenced, RedisUnavailable, unframe_stream
+from server.store import RedisUnavailable, frame_stream, unframe_stream
 
 if TYPE_CHECKING:  # pragma: no cover
     from server.app import Server
@@ -925,7 +925,6 @@ class Cluster:
     # ----- spectator counts of tables with members elsewhere -----------------------------------
     def publish_unversioned(self, tid: str, data: bytes) -> None:
         """Send an unversioned table message (the spectator count) to the other nodes' connections."""
-        from server.store import frame_stream
 
         async def run():
             try:
@@ -936,8 +935,4 @@ class Cluster:
         self.background(run())
 
 
-def has_remote(members) -> bool:
-    return any(getattr(s, "remote", False) for s in members)
-
-
-__all__ = ["Cluster", "RemoteSession", "Relay", "Fenced", "has_remote"]
+__all__ = ["Cluster", "RemoteSession", "Relay"]
