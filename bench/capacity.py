@@ -12,7 +12,8 @@ strokes/s, shot-to-broadcast p50/p99/max (ms), spectator fan-out p99 (ms), error
 the per-stroke time of each stage from the server's ``/metrics`` histogram (simulate, referee,
 persist, broadcast; ms). Then the largest count that held, and the check that the server is
 empty again (every gauge 0, no table in the lobby). With ``--profile`` py-spy samples the
-server during the last step and the functions with the most samples are printed.
+server during each step and the last step's profile is summarised. ``loop99``/``loopmx``: round
+trips of a ping every 20 ms on a connection of its own (the server's event-loop stalls).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def main() -> int:
     ap.add_argument("--hold", type=float, default=30.0, help="measured seconds per step")
     ap.add_argument("--warmup", type=float, default=10.0, help="seconds after opening a step's tables")
     ap.add_argument("--port", type=int, default=8798)
-    ap.add_argument("--profile", action="store_true", help="py-spy the server during the last step")
+    ap.add_argument("--profile", action="store_true", help="py-spy the server during every step (var/capacity/profile-N.txt); the last one is summarised")
     args = ap.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     want = max(hard, 65536)
@@ -62,14 +63,17 @@ def main() -> int:
           f"{time.strftime('%Y-%m-%d %H:%M %Z')}", flush=True)
     cmd = [sys.executable, os.path.join(ROOT, "loadtest", "lean.py"), "--port", str(args.port), "--server-pid",
            str(server.pid), "--steps", args.steps, "--hold", str(args.hold), "--warmup", str(args.warmup)]
+    if args.profile:
+        cmd += ["--profile-dir", OUT]
+    live = [p for p in redis_pids if os.path.exists(f"/proc/{p}")]
+    cmd += ["--redis-pids", ",".join(map(str, live[-1:]))]  # the newest: this run's redis-server
     if load_cpus:
         cmd = ["taskset", "-c", ",".join(map(str, load_cpus))] + cmd
     rows = []
-    spy = None
-    n_steps = len(args.steps.split(","))
     try:
         gen = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True)
-        head = (f"{'tables':>6} {'conns':>6} {'str/s':>6} {'p50':>6} {'p99':>6} {'max':>6} {'fan99':>6} {'err':>4} "
+        head = (f"{'tables':>6} {'conns':>6} {'str/s':>6} {'p50':>6} {'p99':>6} {'max':>6} {'fan99':>6} {'loop99':>6} "
+                f"{'loopmx':>6} {'err':>4} {'gen':>5} {'redis':>5} "
                 f"{'cpu':>5} {'RSS MB':>7} {'KB/conn':>7} {'ms/str':>6} | {'sim':>5} {'ref':>5} {'pers':>5} {'bcast':>5}")
         print(head, flush=True)
         for line in gen.stdout:
@@ -77,16 +81,15 @@ def main() -> int:
             rows.append(r)
             s = r["stage_ms"]
             print(f"{r['tables']:>6} {r['connections']:>6} {r['strokes_per_s']:6.1f} {r['p50_ms']:6.1f} {r['p99_ms']:6.1f} "
-                  f"{r['max_ms']:6.0f} {r['fanout_p99_ms']:6.1f} {r['errors']:>4} {r['server_cpu']:5.2f} "
+                  f"{r['max_ms']:6.0f} {r['fanout_p99_ms']:6.1f} {r['loop_p99_ms']:6.1f} {r['loop_max_ms']:6.0f} "
+                  f"{r['errors']:>4} {r['generator_cpu']:5.2f} {r['redis_cpu']:5.2f} {r['server_cpu']:5.2f} "
                   f"{r['server_rss_mb']:7.0f} {r['server_kb_per_conn']:7.1f} {r['cpu_ms_per_stroke']:6.2f} | "
                   f"{s['simulate']:5.2f} {s['referee']:5.2f} {s['persist']:5.2f} {s['broadcast']:5.2f}", flush=True)
             if r["first_errors"]:
                 print("   errors:", "; ".join(r["first_errors"]), flush=True)
-            if args.profile and spy is None and len(rows) == n_steps - 1:
-                spy = start_profile(server.pid, args.warmup + args.hold)
         gen.wait(600)
     finally:
-        profile_lines = finish_profile(spy) if spy else []
+        profile_lines = summarize_profile(os.path.join(OUT, f"profile-{rows[-1]['tables']}.txt")) if args.profile and rows else []
         empty = None
         try:
             wait_empty(args.port, timeout=90.0)
@@ -110,22 +113,12 @@ def main() -> int:
     return 0 if empty.startswith("server empty") else 1
 
 
-def start_profile(pid: int, seconds: float):
-    spy = os.path.join(os.path.dirname(sys.executable), "py-spy")
-    out = os.path.join(OUT, "profile.txt")
-    return subprocess.Popen([spy, "record", "--pid", str(pid), "--duration", str(int(seconds)), "--format", "raw",
-                             "--output", out, "--nonblocking"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL), out
-
-
-def finish_profile(spy):
-    proc, out = spy
-    try:
-        proc.wait(120)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+def summarize_profile(out: str):
+    """The functions with the most py-spy samples of their own in a raw (collapsed stacks) profile."""
     if not os.path.exists(out):
         return ["(no profile: py-spy failed)"]
     own = collections.Counter()
+    incl = collections.Counter()
     total = 0
     with open(out) as f:
         for line in f:
@@ -134,10 +127,16 @@ def finish_profile(spy):
                 continue
             n = int(n)
             total += n
-            leaf = stack.split(";")[-1]
-            own[leaf] += n
+            frames = stack.split(";")
+            own[frames[-1]] += n
+            for fr in set(frames):
+                if "server/" in fr and "cli.py" not in fr and "serve.py" not in fr:
+                    incl[fr] += n
     lines = [f"\nprofile of the server ({total} samples, {out}): functions with the most samples of their own"]
-    for name, n in own.most_common(15):
+    for name, n in own.most_common(12):
+        lines.append(f"  {100.0 * n / total:5.1f} %  {name}")
+    lines.append("server functions with the most samples, callees included")
+    for name, n in incl.most_common(14):
         lines.append(f"  {100.0 * n / total:5.1f} %  {name}")
     return lines
 

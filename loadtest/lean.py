@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import math
+import os
 import random
 import resource
 import sys
@@ -220,6 +222,22 @@ class LeanTable:
             t.cancel()
 
 
+async def probe(port: int, stop: asyncio.Event, out: List[float], period_s: float = 0.02) -> None:
+    """Ping the server every ``period_s`` on a connection of its own and keep the round trips (ms): pings
+    are answered by the session before anything else, so a slow pong is the server's event loop stalled."""
+    ws = await open_ws(port, "probe")
+    try:
+        while not stop.is_set():
+            t0 = time.perf_counter()
+            await ws.send(protocol.encode_client(I.Ping(t=t0)))
+            while protocol.decode_server(await ws.recv())["type"] != "pong":
+                pass
+            out.append((time.perf_counter() - t0) * 1000.0)
+            await asyncio.sleep(period_s)
+    finally:
+        await ws.close()
+
+
 def proc_stats(pid: int):
     """(CPU seconds, resident bytes) of process ``pid`` from /proc."""
     with open(f"/proc/{pid}/stat") as f:
@@ -266,15 +284,35 @@ async def run(args) -> None:
         failed = [r for r in results if isinstance(r, Exception)]
         tables += [t for t, r in zip(new, results) if not isinstance(r, Exception)]
         open_s = time.monotonic() - t_open
+        gc.collect()
+        gc.freeze()  # the connections' objects stay: keep them out of later collections
         await asyncio.sleep(args.warmup)
         cpu0, _ = proc_stats(args.server_pid)
+        gen0 = time.process_time()
+        red0 = sum(proc_stats(p)[0] for p in args.redis_pids)
         st0 = stage_sums(args.port)
         W.reset(True)
         t0 = time.monotonic()
+        pings: List[float] = []
+        stop = asyncio.Event()
+        prober = asyncio.get_running_loop().create_task(probe(args.port, stop, pings))
+        spy = None
+        if args.profile_dir:
+            spy = await asyncio.create_subprocess_exec(
+                os.path.join(os.path.dirname(sys.executable), "py-spy"), "record", "--pid", str(args.server_pid),
+                "--duration", str(int(args.hold)), "--format", "raw", "--nonblocking", "--output",
+                os.path.join(args.profile_dir, f"profile-{len(tables)}.txt"),
+                stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
         await asyncio.sleep(args.hold)
         wall = time.monotonic() - t0
         W.on = False
+        stop.set()
+        await asyncio.gather(prober, return_exceptions=True)
+        if spy is not None:
+            await spy.wait()
         cpu1, rss = proc_stats(args.server_pid)
+        gen_cpu = (time.process_time() - gen0) / wall
+        redis_cpu = (sum(proc_stats(p)[0] for p in args.redis_pids) - red0) / wall
         st1 = stage_sums(args.port)
         strokes = W.strokes
         stage_ms = {}
@@ -285,8 +323,8 @@ async def run(args) -> None:
             "tables": len(tables), "connections": 4 * len(tables), "open_failures": len(failed), "open_s": round(open_s, 1),
             "strokes": strokes, "strokes_per_s": strokes / wall,
             "p50_ms": pct(W.latency, 0.5), "p99_ms": pct(W.latency, 0.99), "max_ms": max(W.latency, default=0.0),
-            "fanout_p99_ms": pct(W.fanout, 0.99), "errors": len(W.errors) + len(failed), "gaps": W.gaps,
-            "server_cpu": (cpu1 - cpu0) / wall, "server_rss_mb": rss / 2**20,
+            "fanout_p99_ms": pct(W.fanout, 0.99), "loop_p99_ms": pct(pings, 0.99), "loop_max_ms": max(pings, default=0.0), "errors": len(W.errors) + len(failed), "gaps": W.gaps,
+            "server_cpu": (cpu1 - cpu0) / wall, "generator_cpu": gen_cpu, "redis_cpu": redis_cpu, "server_rss_mb": rss / 2**20,
             "server_kb_per_conn": rss / 1024 / max(1, 4 * len(tables)),
             "cpu_ms_per_stroke": 1000.0 * (cpu1 - cpu0) / strokes if strokes else 0.0,
             "stage_ms": stage_ms, "first_errors": (W.errors + [repr(f) for f in failed])[:3],
@@ -302,6 +340,9 @@ async def run(args) -> None:
 
 
 def main() -> int:
+    # the generator must not measure its own pauses: with thousands of connections a full garbage
+    # collection takes tens of milliseconds, so collections are made rare (the process is short-lived)
+    gc.set_threshold(200_000, 100, 1000)
     ap = argparse.ArgumentParser(description="lean asyncio load generator (bench/capacity.py)")
     ap.add_argument("--port", type=int, required=True)
     ap.add_argument("--server-pid", type=int, required=True)
@@ -311,6 +352,9 @@ def main() -> int:
     ap.add_argument("--hold", type=float, default=30.0)
     ap.add_argument("--p99-limit-ms", type=float, default=50.0)
     ap.add_argument("--open-concurrency", type=int, default=100)
+    ap.add_argument("--redis-pids", type=lambda s: [int(x) for x in s.split(",") if x], default=[],
+                    help="processes whose CPU share is reported as Redis's")
+    ap.add_argument("--profile-dir", default=None, help="py-spy the server during each step's window into this folder")
     args = ap.parse_args()
     asyncio.run(run(args))
     return 0

@@ -97,11 +97,16 @@ def stop_server(proc: subprocess.Popen, timeout: float = 20.0, data_dir: Optiona
             proc.kill()
             proc.wait()
     if data_dir is not None:
-        for pid in embedded_redis_pids(data_dir):
-            try:
-                os.kill(pid, 15)
-            except OSError:
-                pass
+        pids = embedded_redis_pids(data_dir)
+        for sig in (15, 9):  # redis-server may refuse SIGTERM when its final save fails
+            for pid in pids:
+                try:
+                    os.kill(pid, sig)
+                except OSError:
+                    pass
+            end = time.monotonic() + 5.0
+            while time.monotonic() < end and any(os.path.exists(f"/proc/{p}") for p in pids):
+                time.sleep(0.1)
     return proc.returncode
 
 
