@@ -9,6 +9,8 @@ import subprocess
 import sys
 import urllib.request
 
+import psutil
+
 from cluster_harness import ROOT, Match, plan_miss
 from harness import Client
 from protocol import inbound as I
@@ -61,6 +63,45 @@ async def test_workers_share_one_port_and_one_embedded_redis(tmp_path):
         assert await asyncio.to_thread(proc.wait, 60) == 0
         err = proc.stderr.read()
         assert "Traceback" not in err, err[-3000:]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+async def test_a_killed_worker_is_replaced_and_its_tables_adopted(tmp_path):
+    env = dict(os.environ)
+    env.pop("REDIS_URL", None)
+    proc = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--workers", "2", "--port", "0", "--data-dir",
+                             str(tmp_path / "var"), "--log-level", "WARNING"], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = await asyncio.wait_for(asyncio.to_thread(proc.stdout.readline), 90)
+        port = int(re.search(r":(\d+) ", line).group(1))
+        srv = Port(port)
+        ann, bob = await Client.open(srv, "ann"), await Client.open(srv, "bob")
+        tid, ta, tb = await seat_two(ann, bob, config={"distance": 5, "breaker": 0})
+        workers = psutil.Process(proc.pid).children()
+        assert len(workers) == 2
+        victim = workers[0]
+        victim.send_signal(signal.SIGKILL)
+        victim.wait(10)
+        for _ in range(300):  # the parent starts another worker
+            live = [c.pid for c in psutil.Process(proc.pid).children()]
+            if len(live) == 2 and victim.pid not in live:
+                break
+            await asyncio.sleep(0.05)
+        assert len(live) == 2 and victim.pid not in live
+        for cl in (ann, bob):
+            await cl.close()
+        # whichever worker it was on, the table is served again: a player resumes through the port
+        ann2 = await Client.open(srv, "ann")
+        await ann2.send(I.Resume(table=tid, token=ta))
+        await ann2.expect("seated", seat=0, timeout=15.0)
+        snap = await ann2.expect("table_snapshot", timeout=15.0)
+        assert snap["table"] == tid and snap["seats"][1]["name"] == "bob"
+        proc.send_signal(signal.SIGTERM)
+        assert await asyncio.to_thread(proc.wait, 60) == 0
     finally:
         if proc.poll() is None:
             proc.kill()
