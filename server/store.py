@@ -245,7 +245,7 @@ class Store:
         # instead of failing with "too many connections"
         pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=max_connections, timeout=timeout_s,
                                                         socket_timeout=timeout_s, socket_connect_timeout=timeout_s)
-        self.redis = aioredis.Redis(connection_pool=pool)
+        self.redis = aioredis.Redis.from_pool(pool)  # the client owns the pool: aclose() disconnects it
         self.healthy = True
         self._quick = self.redis.register_script(_QUICK_PLAY)
         self._fenced_write = self.redis.register_script(_FENCED_WRITE)
