@@ -81,3 +81,17 @@ async def test_cli_fails_on_unfinished_games_and_bad_arguments(server):
     assert rc == 2 and "level" in err
     rc, out, err = await run_cli("--url", "http://x/ws")
     assert rc == 2 and "url" in err
+
+
+async def test_cli_14_1_through_a_rerack(server):
+    """A game past fourteen balls: the rack is drawn from the server's seed, which the bots do not
+    know; their mirrors take the server's rack (bots/mirror.py) and play on without an error."""
+    url = f"ws://127.0.0.1:{server.port}/ws"
+    rc, out, err = await run_cli("--url", url, "--tables", "1", "--discipline", "straight_pool", "--target", "20",
+                                 "--level", "5", "--seed", "3", timeout=600)
+    assert rc == 0, out + err
+    table = next(line.split()[1].rstrip(":") for line in out.splitlines() if line.strip().startswith("table "))
+    meta, strokes = await server.store.record(table, 1)
+    reracks = [s for s in strokes if (s.get("ruling") or {}).get("rerack")]
+    assert reracks, "no re-rack happened in the game"
+    assert meta["over"] and max(meta["result"]["scores"]) >= 20
