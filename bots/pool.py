@@ -45,7 +45,7 @@ from bots.levels import Level, execute
 from physics import Shot, simulate
 from physics.table import Table, Vec2
 from rules.registry import game_from_state
-from rules.spotting import behind_head_string, overlaps_any
+from rules.spotting import behind_head_string, interferes_with_rack, overlaps_any
 
 CUE = 0
 WIN_VALUE = 5.0
@@ -280,11 +280,29 @@ def _trial_value(judge: Judge, layout: Mapping[int, Vec2], call, placement, shot
     return outcome_value(judge.seat, ruling, after, level.position)
 
 
+BREAK_BALL_FACTORS = (1.8, 2.4)  # extra multiples of speed_for tried on a break ball (the cue ball must open the rack)
+BREAK_BALL_OPEN_WEIGHT = 0.8  # value (times level.position) of driving every racked ball out of the rack outline
+
+
+def racked_balls(table: Table, layout: Mapping[int, Vec2]) -> int:
+    """Object balls lying in the rack outline (a re-racked fourteen counts 14)."""
+    return sum(1 for b, p in layout.items() if b != CUE and interferes_with_rack(table, p))
+
+
 def choose_stroke(game: Any, seat: int, level: Level, rng: random.Random) -> Action:
-    """The stroke ``seat`` plays now in phase ``play`` (see the module docstring). Never changes ``game``."""
+    """The stroke ``seat`` plays now in phase ``play`` (see the module docstring). Never changes ``game``.
+
+    On a break ball (ten or more object balls still in the rack outline, as after a re-rack of
+    fourteen, R21) firmer strokes (:data:`BREAK_BALL_FACTORS`) are tried too, and a pot is worth
+    more by the share of racked balls it drives out of the rack outline
+    (:data:`BREAK_BALL_OPEN_WEIGHT` times ``level.position``): the run goes on only if the rack opens."""
     judge = Judge(game, seat)
     T = game.table
     layout = game.layout()
+    factors = tuple(level.speed_factors)
+    racked = racked_balls(T, layout)
+    if racked >= 10:
+        factors += BREAK_BALL_FACTORS
     scored: List[Tuple[float, Optional[Dict[str, Any]], Optional[Vec2], Shot, str, Dict[int, Vec2]]] = []
     for ease, placement, aim in pot_candidates(game, seat, level):
         lay = dict(layout)
@@ -296,7 +314,7 @@ def choose_stroke(game: Any, seat: int, level: Level, rng: random.Random) -> Act
             continue
         call = {"ball": aim.ball, "pocket": aim.pocket}
         plan = f"pot {aim.ball} in {aim.pocket}"
-        for f in level.speed_factors:
+        for f in factors:
             for a, b in level.spins:
                 shot = Shot(CUE, phi_deg=phi, V0=min(8.0, max(0.5, base.V0 * f)), a=a, b=b)
                 sim = judge.simulate(lay, shot)
@@ -306,7 +324,11 @@ def choose_stroke(game: Any, seat: int, level: Level, rng: random.Random) -> Act
                     ruling, after = judge.rule(call, placement, sim)
                 except Exception:
                     continue
-                scored.append((outcome_value(seat, ruling, after, level.position), call, placement, shot, plan, lay))
+                v = outcome_value(seat, ruling, after, level.position)
+                if racked >= 10 and ruling.foul is None and after.to_act == seat:
+                    opened = racked - racked_balls(T, after.layout())
+                    v += BREAK_BALL_OPEN_WEIGHT * level.position * max(0, opened) / racked
+                scored.append((v, call, placement, shot, plan, lay))
     best_pot = max((s[0] for s in scored), default=-9.0)
     if best_pot < 1.0 + level.position * 0.2 and level.level >= 2 or not scored:
         for placement, shot, plan in safety_candidates(game, seat, level):

@@ -148,3 +148,21 @@ def test_levels_and_execution_noise():
     edge = [execute(Shot(0, 0.0, 9.9, 0.49, 0.0), LEVELS[1], rng) for _ in range(500)]
     assert all(math.hypot(s.a, s.b) <= 0.5 and 0.0 < s.V0 <= 10.0 for s in edge)
     assert any(math.hypot(s.a, s.b) > 0.499 for s in edge) and any(s.V0 == 10.0 for s in edge)
+
+
+def test_break_ball_after_a_rerack_is_potted_and_opens_the_rack():
+    base = new_game("straight_pool", {"breaker": 0}, 3)
+    rack = base.rack_positions(list(range(1, 15)), False)  # fourteen balls, apex empty (R21)
+    T = base.table
+    ob, cue = (1.65, 0.35), (1.20, 0.45)  # the break ball below the rack, a cut into the foot-right corner
+    balls = dict(rack)
+    balls.update({15: ob, 0: cue})
+    g = pool_at(balls)
+    act = Player(4, seed=2).choose(g)
+    assert act.call == {"ball": 15, "pocket": "FR"}, act.plan
+    assert act.intended.V0 > 1.5  # firmer than a plain pot: the cue ball must reach the rack
+    sim = simulate(g.table, g.prepare_shot(0, act.call, None), act.intended)
+    ruling = g.apply_shot(0, act.call, sim).to_dict()
+    assert ruling["call_fulfilled"] and ruling["foul"] is None
+    moved = [b for b in rack if math.hypot(sim.final[b].r[0] - rack[b][0], sim.final[b].r[1] - rack[b][1]) > 0.01]
+    assert len(moved) >= 3  # the cue ball went into the rack
