@@ -175,7 +175,7 @@ class LoadTable:
         while self.running:
             seat = self.to_act
             legal = self.legal
-            if seat is not None and self.tokens[seat]:
+            if seat is not None and self.tokens[seat] and not self.sent:  # (a player waits for its last stroke)
                 self.seq[seat] += 1
                 if legal is not None and not legal.get("shoot"):
                     d = legal["decisions"][0]
