@@ -1,8 +1,7 @@
-"""Fixtures of the bot tests: a real server in-process (embedded Redis), and helpers to place games."""
+"""Fixtures of the bot tests: a real server in-process (embedded Redis). Helpers live in bots_helpers.py."""
 
 from __future__ import annotations
 
-import asyncio
 import uuid
 
 import pytest
@@ -10,7 +9,6 @@ import pytest
 from server.app import Server
 from server.config import Settings
 from server.embedded import start_embedded
-from server.metrics import parse_text
 
 
 @pytest.fixture(scope="session")
@@ -27,18 +25,3 @@ async def server(redis_url):
     await srv.start()
     yield srv
     await srv.stop()
-
-
-async def counters_back_to_zero(srv: Server, timeout: float = 10.0) -> dict:
-    """Wait until the server holds no connection, table or spectator and its lobby is empty; returns the gauges."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while True:
-        m = parse_text(srv.render_metrics())
-        gauges = {k: m[k] for k in ("billar_connections", "billar_tables_active", "billar_spectators", "billar_players_connected")}
-        lobby = await srv.store.lobby_list()
-        if not any(gauges.values()) and not lobby:
-            return gauges
-        if loop.time() > end:
-            raise AssertionError(f"counters not back to zero: {gauges}, lobby {lobby}")
-        await asyncio.sleep(0.05)

@@ -12,7 +12,7 @@ from bots.engine import Player
 from protocol import inbound as I
 from server.metrics import parse_text
 
-from conftest import counters_back_to_zero
+from bots_helpers import counters_back_to_zero
 
 
 @pytest.fixture(autouse=True)

@@ -15,7 +15,7 @@ from physics import Shot, simulate
 from rules.registry import new_game
 from rules.spotting import behind_head_string
 
-from helpers import pool_at
+from bots_helpers import pool_at
 
 FR = (2.5036868, 0.0363132)  # aim point of the foot-right corner pocket on the 9-ft table
 

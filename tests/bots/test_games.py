@@ -12,7 +12,7 @@ from bots.engine import Player
 from bots.selfplay import play_game
 from server.metrics import parse_text
 
-from conftest import counters_back_to_zero
+from bots_helpers import counters_back_to_zero
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BILLAR = os.path.join(os.path.dirname(sys.executable), "billar")
