@@ -73,7 +73,7 @@ cdef double MOUTH_REACH = 0.05     # m, how far in front of a pocket circle its 
 cdef int MAX_BALL_ID = 15
 SPACER = _SPACER
 PUSH_SPEED = 0.005                 # m/s, ball-ball closing speed below which a contact is a push
-MATHAVAN_STEPS = 8                 # compression steps of the Mathavan 2010 integration
+MATHAVAN_STEPS = 2                 # base steps per compression of the Mathavan 2010 integration
 
 
 cdef struct EvRec:
@@ -824,18 +824,47 @@ cdef class TableGeometry:
 
 # The log holds hundreds of small frozen dataclass instances; their generated __init__ (one
 # object.__setattr__ per field, through Python) would cost more than the simulation. They are
-# built by object.__new__ (the type's tp_new slot) and the generic C attribute setter (what
-# object.__setattr__ does; it fills the dataclasses' slots),
-# which gives equal objects (checked below at import; if that ever fails, the ordinary
-# constructors are used).
+# built by object.__new__ (the type's tp_new slot) and their slots are filled directly: each
+# field of a slots class is a member descriptor holding the slot's offset in the object, and a
+# new object's slots are empty (NULL), so storing a new reference there is what
+# object.__setattr__ ends up doing, without its lookups. This gives equal objects (checked below
+# at import against the ordinary constructors, which are used instead if the check ever fails).
 from cpython.object cimport PyTypeObject, PyObject
+from cpython.ref cimport Py_INCREF
+
+cdef extern from "structmember.h":
+    ctypedef struct PyMemberDef:
+        const char* name
+        int type
+        Py_ssize_t offset
+        int flags
+    enum:
+        T_OBJECT_EX
+        READONLY
 
 cdef extern from "Python.h":
-    int PyObject_GenericSetAttr(object o, object name, object value) except -1
+    ctypedef struct PyMemberDescrObject:
+        PyMemberDef* d_member
+    PyTypeObject PyMemberDescr_Type
 
 cdef tuple _NO_ARGS = ()
 cdef type _BALL_STATE = BallState
 cdef type _EVENT = Event
+cdef Py_ssize_t _OFF_STATE, _OFF_R, _OFF_V, _OFF_W
+cdef Py_ssize_t _OFF_T, _OFF_KIND, _OFF_BALLS, _OFF_CUSHION, _OFF_POCKET, _OFF_STATES
+
+
+cdef Py_ssize_t _slot_offset(type cls, str name) except -1:
+    """Offset in ``cls``'s instances of the slot of field ``name`` (-1 if it is not a plain
+    object slot: then the fast path is off)."""
+    d = cls.__dict__.get(name)
+    cdef PyMemberDef* m
+    if d is None or type(d) is not <type> &PyMemberDescr_Type:
+        return 0
+    m = (<PyMemberDescrObject*> <PyObject*> d).d_member
+    if m.type != T_OBJECT_EX or (m.flags & READONLY) or m.offset <= 0:
+        return 0
+    return m.offset
 
 
 cdef inline object _new_instance(type cls):
@@ -843,20 +872,26 @@ cdef inline object _new_instance(type cls):
     return (<PyTypeObject*> cls).tp_new(cls, <PyObject*> _NO_ARGS, NULL)
 
 
+cdef inline void _put(object o, Py_ssize_t offset, object value) noexcept:
+    """Fill the empty slot at ``offset`` of the new object ``o`` with a new reference to ``value``."""
+    Py_INCREF(value)
+    (<PyObject**> ((<char*> <PyObject*> o) + offset))[0] = <PyObject*> value
+
+
 cdef object _ball_state(const BallS* b, list names):
     cdef object o
     if not _FAST_OBJECTS:
         return BallState(names[b.s], (b.rx, b.ry), (b.vx, b.vy), (b.wx, b.wy, b.wz))
     o = _new_instance(_BALL_STATE)
-    PyObject_GenericSetAttr(o, "state", names[b.s])
-    PyObject_GenericSetAttr(o, "r", (b.rx, b.ry))
+    _put(o, _OFF_STATE, names[b.s])
+    _put(o, _OFF_R, (b.rx, b.ry))
     if b.s == STATIONARY or b.s == POCKETED:
         # at rest: v and w are exactly zero (classify / the pocket set them so); share the tuples
-        PyObject_GenericSetAttr(o, "v", _ZERO2)
-        PyObject_GenericSetAttr(o, "w", _ZERO3)
+        _put(o, _OFF_V, _ZERO2)
+        _put(o, _OFF_W, _ZERO3)
     else:
-        PyObject_GenericSetAttr(o, "v", (b.vx, b.vy))
-        PyObject_GenericSetAttr(o, "w", (b.wx, b.wy, b.wz))
+        _put(o, _OFF_V, (b.vx, b.vy))
+        _put(o, _OFF_W, (b.wx, b.wy, b.wz))
     return o
 
 
@@ -864,6 +899,9 @@ cdef tuple _ZERO2 = (0.0, 0.0)
 cdef tuple _ZERO3 = (0.0, 0.0, 0.0)
 cdef list _STATE_NAMES = list(STATE_NAMES)
 cdef tuple _KIND_NAMES = EVENT_KIND_NAMES
+# the ``balls`` tuples of events, shared: (id,) and (id1, id2) for every id
+cdef list _ONE = [(i,) for i in range(MAX_BALL_ID + 1)]
+cdef list _TWO = [[(i, j) for j in range(MAX_BALL_ID + 1)] for i in range(MAX_BALL_ID + 1)]
 
 
 cdef object _at_rest(double x, double y):
@@ -881,31 +919,83 @@ cdef object _event(double t, str kind, tuple balls, object cushion, object pocke
     if not _FAST_OBJECTS:
         return Event(t, kind, balls, cushion, pocket, states)
     o = _new_instance(_EVENT)
-    PyObject_GenericSetAttr(o, "t", t)
-    PyObject_GenericSetAttr(o, "kind", kind)
-    PyObject_GenericSetAttr(o, "balls", balls)
-    PyObject_GenericSetAttr(o, "cushion", cushion)
-    PyObject_GenericSetAttr(o, "pocket", pocket)
-    PyObject_GenericSetAttr(o, "states", states)
+    _put(o, _OFF_T, t)
+    _put(o, _OFF_KIND, kind)
+    _put(o, _OFF_BALLS, balls)
+    _put(o, _OFF_CUSHION, cushion)
+    _put(o, _OFF_POCKET, pocket)
+    _put(o, _OFF_STATES, states)
+    return o
+
+
+cdef type _SIM_RESULT = SimResult
+# SimResult's slots: the five the constructor takes, then its four (empty) memo dicts
+cdef tuple _SIM_FIELDS = ("table", "initial", "events", "final", "capped")
+cdef tuple _SIM_MEMOS = ("_segments", "_seg_times", "_pair_memo", "_apart")
+cdef Py_ssize_t _OFF_SIM[9]
+
+
+cdef object _sim_result(object table, dict initial, list events, dict final, bint capped):
+    """``SimResult(table, initial, events, final, capped)`` for containers nobody else holds
+    (the constructor's copies are skipped)."""
+    cdef object o
+    cdef int i
+    if not _FAST_OBJECTS:
+        return SimResult(table, initial, events, final, capped)
+    o = _new_instance(_SIM_RESULT)
+    _put(o, _OFF_SIM[0], table)
+    _put(o, _OFF_SIM[1], initial)
+    _put(o, _OFF_SIM[2], events)
+    _put(o, _OFF_SIM[3], final)
+    _put(o, _OFF_SIM[4], True if capped else False)
+    for i in range(5, 9):
+        _put(o, _OFF_SIM[i], {})
     return o
 
 
 def _fast_objects_work():
+    global _OFF_STATE, _OFF_R, _OFF_V, _OFF_W, _OFF_T, _OFF_KIND, _OFF_BALLS, _OFF_CUSHION, _OFF_POCKET, _OFF_STATES
+    cdef int i
     cdef BallS b
-    b.rx, b.ry, b.vx, b.vy, b.wx, b.wy, b.wz, b.s = 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, SLIDING
-    try:
-        st = _ball_state(&b, list(STATE_NAMES))
-        ev = _event(0.5, "strike", (0,), None, None, {0: st})
-    except (AttributeError, TypeError):
-        return False
     if BallState.__new__ is not object.__new__ or Event.__new__ is not object.__new__:
         return False
-    return (st == BallState("sliding", (1.0, 2.0), (3.0, 4.0), (5.0, 6.0, 7.0))
-            and ev == Event(0.5, "strike", (0,), None, None, {0: st}))
+    _OFF_STATE, _OFF_R, _OFF_V, _OFF_W = [_slot_offset(BallState, n) for n in ("state", "r", "v", "w")]
+    _OFF_T, _OFF_KIND, _OFF_BALLS, _OFF_CUSHION, _OFF_POCKET, _OFF_STATES = [
+        _slot_offset(Event, n) for n in ("t", "kind", "balls", "cushion", "pocket", "states")]
+    if 0 in (_OFF_STATE, _OFF_R, _OFF_V, _OFF_W, _OFF_T, _OFF_KIND, _OFF_BALLS, _OFF_CUSHION, _OFF_POCKET, _OFF_STATES):
+        return False
+    if set(BallState.__slots__) != {"state", "r", "v", "w"} or \
+            set(Event.__slots__) != {"t", "kind", "balls", "cushion", "pocket", "states"}:
+        return False
+    if SimResult.__new__ is not object.__new__ or set(SimResult.__slots__) != set(_SIM_FIELDS + _SIM_MEMOS):
+        return False
+    for i, name in enumerate(_SIM_FIELDS + _SIM_MEMOS):
+        _OFF_SIM[i] = _slot_offset(SimResult, name)
+        if _OFF_SIM[i] == 0:
+            return False
+    b.rx, b.ry, b.vx, b.vy, b.wx, b.wy, b.wz, b.s = 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, SLIDING
+    st = _ball_state(&b, list(STATE_NAMES))
+    ev = _event(0.5, "strike", (0,), None, None, {0: st})
+    ok = (st == BallState("sliding", (1.0, 2.0), (3.0, 4.0), (5.0, 6.0, 7.0))
+          and ev == Event(0.5, "strike", (0,), None, None, {0: st})
+          and hash(st) == hash(BallState("sliding", (1.0, 2.0), (3.0, 4.0), (5.0, 6.0, 7.0))))
+    if not ok:
+        return False
+    # a SimResult built the fast way answers as the constructor's does
+    from physics.table import get_table
+    table = get_table("carom")
+    start = {0: BallState.at_rest((1.0, 0.7))}
+    plain = SimResult(table, dict(start), [ev], {0: st}, False)
+    fast = _sim_result(table, dict(start), [ev], {0: st}, False)
+    for name in _SIM_FIELDS + _SIM_MEMOS:
+        if getattr(fast, name) != getattr(plain, name):
+            return False
+    return fast.state_at(0.6) == plain.state_at(0.6) and fast.to_json() == plain.to_json()
 
 
-cdef bint _FAST_OBJECTS = True
+cdef bint _FAST_OBJECTS = False
 _FAST_OBJECTS = _fast_objects_work()
+FAST_OBJECTS = _FAST_OBJECTS   # tests: the fast path is in use
 
 
 cdef int _surface_problem(TableGeometry g, double x, double y, double tol) noexcept:
@@ -1167,15 +1257,15 @@ def run(TableGeometry g, list ids, list xs, list ys, list shots, int ball_model,
             if ev.kind == EV_CAP:
                 balls = tuple(states)
             elif ev.b2 >= 0:
-                balls = (ids[ev.b1], ids[ev.b2])
+                balls = (<list> _TWO[<int> ids[ev.b1]])[<int> ids[ev.b2]]
             else:
-                balls = (ids[ev.b1],)
+                balls = _ONE[<int> ids[ev.b1]]
             events.append(_event(ev.t, kinds[ev.kind], balls,
                                  cushion_names[ev.obj] if ev.kind == EV_BALL_CUSHION else None,
                                  pocket_names[ev.obj] if ev.kind == EV_BALL_POCKET else None,
                                  states))
         final = {ids[i]: last[i] for i in range(nb)}
-        result = SimResult(g.table, initial, events, final, rc == 1)
+        result = _sim_result(g.table, initial, events, final, rc == 1)
         if not snapshots:
             return result
         snaps = []
