@@ -110,7 +110,12 @@ def blocks_spot(table: Table, p: Vec2, spot: Vec2) -> bool:
 
 def behind_head_string(table: Table, p: Vec2) -> bool:
     """True when a ball centred at ``p`` is behind the head string, in the kitchen (D3): x < L/4 - eps."""
-    return p[0] < table.head_string_x - EPS_LINE
+    return p[0] <= kitchen_x_max(table)
+
+
+def kitchen_x_max(table: Table) -> float:
+    """The largest x (m) of a ball centre behind the head string (D3): the float just below L/4 - eps."""
+    return math.nextafter(table.head_string_x - EPS_LINE, -math.inf)
 
 
 def overlaps_any(table: Table, p: Vec2, others: Mapping[int, Vec2]) -> Optional[int]:

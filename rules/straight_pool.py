@@ -71,6 +71,7 @@ from rules.base import (
 from rules.spotting import (
     EPS_LINE,
     behind_head_string,
+    kitchen_x_max,
     blocks_spot,
     interferes_with_rack,
     overlaps_any,
@@ -422,7 +423,7 @@ class StraightPool(GameBase):
             return out
         in_hand = None
         if self.in_hand == "kitchen":
-            in_hand = {"region": "kitchen", "x_max": self.table.head_string_x - EPS_LINE}
+            in_hand = {"region": "kitchen", "x_max": kitchen_x_max(self.table)}
         out["shoot"] = {
             "cue_ball": CUE,
             "in_hand": in_hand,

@@ -68,6 +68,12 @@ def test_illegal_cue_ball_placements():
     _illegal(g, "bad_placement", g.prepare_shot, 0, call, (float("nan"), 0.60))
     _illegal(g, "bad_placement", g.prepare_shot, 0, call, ("x", 0.60))
     _illegal(g, "bad_placement", g.prepare_shot, 0, call, (0.3,))
+    # the kitchen limit published in legal_actions is itself a legal placement; a hair beyond is not
+    x_max = g.legal_actions()["shoot"]["in_hand"]["x_max"]
+    assert TABLE.head_string_x - 1.1e-6 < x_max < TABLE.head_string_x - 1e-6
+    start = g.prepare_shot(0, call, (x_max, 0.30))
+    assert start[0] == (x_max, 0.30)
+    _illegal(g, "bad_placement", g.prepare_shot, 0, call, (TABLE.head_string_x - 1e-6, 0.30))
     # frozen to 6 is allowed
     start = g.prepare_shot(0, call, (0.40 - 2 * R, 0.60))
     assert close(start[0], (0.40 - 2 * R, 0.60))
