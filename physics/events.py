@@ -340,15 +340,63 @@ class SimResult:
 
     @classmethod
     def from_json(cls, d: Mapping, table: Optional[Table] = None) -> "SimResult":
+        """Rebuild a log from :meth:`to_json` output (a stored record: untrusted input).
+
+        Raises ``ValueError`` naming the part at fault for anything malformed: wrong types,
+        unknown event kinds or motion states, non-finite or decreasing times, non-finite
+        numbers, ball ids absent from the initial layout.
+        """
         from physics.table import get_table
 
-        tbl = table if table is not None else get_table(d["table"])
-        initial = {int(k): BallState.at_rest(v) for k, v in d["initial"].items()}
-        events = [Event.from_json(e) for e in d["events"]]
-        final = None
-        if "final" in d:
-            final = {int(k): BallState(v["state"], tuple(v["r"])) for k, v in d["final"].items()}
+        try:
+            tbl = table if table is not None else get_table(d["table"])
+            initial = {int(k): BallState.at_rest(v) for k, v in d["initial"].items()}
+            events = [Event.from_json(e) for e in d["events"]]
+            final = None
+            if "final" in d:
+                final = {int(k): BallState(v["state"], tuple(v["r"])) for k, v in d["final"].items()}
+        except ValueError:
+            raise
+        except (TypeError, KeyError, IndexError, AttributeError) as exc:
+            raise ValueError(f"sim: malformed event log ({type(exc).__name__}: {exc})") from None
+        _check_log(initial, events, final)
         return cls(tbl, initial, events, final, bool(d.get("capped", False)))
+
+
+def _finite(values) -> bool:
+    return all(isinstance(x, (int, float)) and math.isfinite(x) for x in values)
+
+
+def _check_log(initial: Mapping[int, BallState], events: Sequence[Event], final: Optional[Mapping[int, BallState]]) -> None:
+    """Validate a rebuilt log (see :meth:`SimResult.from_json`); ``ValueError`` naming the field."""
+    for b, s in initial.items():
+        if len(s.r) != 2 or not _finite(s.r):
+            raise ValueError(f"sim.initial.{b}: position must be two finite numbers")
+    t_prev = 0.0
+    for i, e in enumerate(events):
+        where = f"sim.events[{i}]"
+        if e.kind not in EVENT_KINDS:
+            raise ValueError(f"{where}.kind: unknown event kind {e.kind!r}")
+        if not math.isfinite(e.t) or e.t < t_prev:
+            raise ValueError(f"{where}.t: must be finite and not before the previous event, got {e.t!r}")
+        t_prev = e.t
+        for b in tuple(e.balls) + tuple(e.states):
+            if b not in initial:
+                raise ValueError(f"{where}.balls: ball {b} is not in the initial layout")
+        if e.kind == "ball_ball" and len(e.balls) != 2:
+            raise ValueError(f"{where}.balls: a ball_ball event names two balls")
+        if e.kind not in ("ball_ball", "strike", "event_cap") and len(e.balls) != 1:
+            raise ValueError(f"{where}.balls: a {e.kind} event names one ball")
+        for b, s in e.states.items():
+            if s.state not in STATE_CODES:
+                raise ValueError(f"{where}.states.{b}.state: unknown motion state {s.state!r}")
+            if len(s.r) != 2 or len(s.v) != 2 or len(s.w) != 3 or not _finite(s.r + s.v + s.w):
+                raise ValueError(f"{where}.states.{b}: r, v, w must be 2, 2 and 3 finite numbers")
+    for b, s in (final or {}).items():
+        if b not in initial:
+            raise ValueError(f"sim.final.{b}: ball {b} is not in the initial layout")
+        if s.state not in STATE_CODES or len(s.r) != 2 or not _finite(s.r):
+            raise ValueError(f"sim.final.{b}: bad state or position")
 
 
 def _at(piece: Tuple[float, float, Vec2, Vec2, Vec2], t: float) -> Tuple[Vec2, Vec2, Vec2]:

@@ -125,6 +125,8 @@ def replay(record: Mapping, discipline: Optional[str] = None) -> Iterator[Tuple[
             kind, player, desc, ruling = apply_entry(game, entry)
         except ValueError as exc:
             raise ValueError(f"entry {i}: {exc}") from exc
+        except (TypeError, KeyError, IndexError, AttributeError) as exc:
+            raise ValueError(f"entry {i}: malformed entry ({type(exc).__name__}: {exc})") from None
         d = ruling.to_dict()
         diffs = []
         old = entry.get("ruling") if isinstance(entry, Mapping) else None
@@ -185,10 +187,10 @@ def load_record(path: str) -> Mapping:
 def _main(args) -> int:
     try:
         record = load_record(args.replay)
-    except OSError as exc:
-        raise ValueError(f"replay: cannot read {args.replay}: {exc.strerror or exc}") from None
     except json.JSONDecodeError as exc:
         raise ValueError(f"replay: {args.replay} is not JSON ({exc.msg} at line {exc.lineno})") from None
+    except (OSError, EOFError, UnicodeDecodeError) as exc:  # gzip.BadGzipFile is an OSError
+        raise ValueError(f"replay: cannot read {args.replay}: {getattr(exc, 'strerror', None) or exc}") from None
     return run(record, args.discipline, args.json, sys.stdout)
 
 

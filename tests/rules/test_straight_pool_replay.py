@@ -129,3 +129,34 @@ def test_command_line(tmp_path, record):
     (tmp_path / "bad.json").write_text("{")
     p = subprocess.run(cmd[:-1] + [str(tmp_path / "bad.json")], capture_output=True, text=True, cwd=ROOT, env=env)
     assert p.returncode == 2 and "is not JSON" in p.stderr
+
+
+def _first_sim_entry(rec):
+    return next(i for i, e in enumerate(rec["strokes"]) if e.get("sim") and not e.get("lag") and i > 1)
+
+
+@pytest.mark.parametrize(
+    "damage, message",
+    [
+        (lambda s: s.__setitem__("sim", "garbage"), r"^entry \d+: (sim: malformed|malformed entry)"),
+        (lambda s: s["sim"]["events"][1].__setitem__("balls", [42]), r"^entry \d+: sim\.events\[1\]\.balls: ball 42"),
+        (lambda s: s["sim"]["events"][1].__setitem__("kind", "teleport"), r"^entry \d+: sim\.events\[1\]\.kind: unknown"),
+        (lambda s: s["sim"]["events"][1].__setitem__("t", float("nan")), r"^entry \d+: sim\.events\[1\]\.t:"),
+        (lambda s: s["sim"]["events"][1]["states"].clear() or s["sim"]["events"][1]["states"].__setitem__("0", {"state": "flying", "r": [1, 1]}), r"^entry \d+: sim\.events\[1\]\.states\.0\.state"),
+        (lambda s: s["sim"].pop("events"), r"^entry \d+: (sim: malformed|malformed entry)"),
+    ],
+)
+def test_malformed_sims_in_a_record_are_named_not_crashes(record, damage, message):
+    rec = copy.deepcopy(record)
+    k = _first_sim_entry(rec)
+    damage(rec["strokes"][k])
+    with pytest.raises(ValueError, match=message):
+        run(rec, None, False, io.StringIO())
+
+
+def test_truncated_gzip_record_exits_2_with_one_line(tmp_path):
+    bad = tmp_path / "cut.json.gz"
+    bad.write_bytes(open(DATA, "rb").read()[:100])
+    out = subprocess.run([sys.executable, "-m", "server.cli", "referee", "14.1", "--replay", str(bad)], capture_output=True, text=True)
+    assert out.returncode == 2
+    assert out.stderr.count("\n") == 1 and "cannot read" in out.stderr
