@@ -40,6 +40,8 @@ from physics.han_2005 cimport han_2005
 from physics.mathavan_2010 cimport mathavan_2010
 from physics.cue_strike cimport strike, direction_deg
 
+import math
+
 from physics.events import BallState, Event, SimResult
 from physics.evolve import STATE_NAMES
 
@@ -69,7 +71,6 @@ BALL_MODELS = {"frictional_inelastic": 0, "frictionless_elastic": 1}
 cdef double _SPACER = 1.0e-6       # m, gap set after every contact (spec 2.6)
 cdef double _CLUSTER_GAP = 2.0e-6  # m, gap up to which balls count as pressed together in a push
 cdef double _MAX_WINDOW = 1.0e4    # s, bound on any detection window (all states end sooner)
-cdef double MOUTH_REACH = 0.05     # m, how far in front of a pocket circle its mouth extends
 cdef int MAX_BALL_ID = 15
 SPACER = _SPACER
 PUSH_SPEED = 0.005                 # m/s, ball-ball closing speed below which a contact is a push
@@ -756,6 +757,8 @@ cdef class TableGeometry:
     cdef readonly tuple cushion_names
     cdef readonly tuple pocket_names
     cdef readonly tuple pocket_centres
+    cdef double mouth[MAXB][16]  # per pocket mouth: four half-planes (point x, y, inward normal x, y)
+    cdef int nmouth
 
     def __cinit__(self, table):
         self.lines = NULL
@@ -801,6 +804,7 @@ cdef class TableGeometry:
             self.pockets[k].r = p.radius
         self.cushion_names = tuple(names)
         self.pocket_names = tuple(p.name for p in table.pockets)
+        self._mouths(table)
         self.pocket_centres = tuple(tuple(p.centre) for p in table.pockets)
         cloth = table.cloth
         self.cl.R = table.ball.radius
@@ -815,6 +819,34 @@ cdef class TableGeometry:
         self.h = table.cushion_height
         self.cue_mass = table.cue.mass
         self.cue_end_mass = table.cue.end_mass
+
+    def _mouths(self, table):
+        """Each pocket's mouth as four half-planes (a point and the inward normal, x, y, nx, ny):
+        the playing side of its two facings' lines, the pocket's side of the line through the two
+        jaw tips (where the cushion noses end) and the mouth's side of the line through the
+        facings' back ends (which lies inside the pocket circle)."""
+        cdef int k = 0, i
+        cushions = {c.name: c for c in table.cushions}
+        jaws = {j.name: j for j in table.jaws}
+        rail_ends = [e for c in table.cushions if "." not in c.name for e in (c.p1, c.p2)]
+        for p in table.pockets:
+            f0 = cushions.get(f"{p.name}.facing0")
+            f1 = cushions.get(f"{p.name}.facing1")
+            tips = []
+            for j in (jaws.get(f"{p.name}.jaw0"), jaws.get(f"{p.name}.jaw1")):
+                if j is not None:
+                    # the tip: the end of a cushion nose on the jaw's circle
+                    tips += [e for e in rail_ends if abs(math.dist(e, j.centre) - j.radius) <= 1e-9 + 1e-6 * j.radius][:1]
+            if f0 is None or f1 is None or len(tips) != 2 or k >= MAXB:
+                continue
+            back = _half_plane(f0.p2, f1.p2, f0.p1)
+            front = _half_plane(tips[0], tips[1], p.centre)
+            planes = (f0.p1[0], f0.p1[1], f0.normal[0], f0.normal[1],
+                      f1.p1[0], f1.p1[1], f1.normal[0], f1.normal[1]) + front + back
+            for i in range(16):
+                self.mouth[k][i] = planes[i]
+            k += 1
+        self.nmouth = k
 
     def __dealloc__(self):
         free(self.lines)
@@ -998,18 +1030,39 @@ _FAST_OBJECTS = _fast_objects_work()
 FAST_OBJECTS = _FAST_OBJECTS   # tests: the fast path is in use
 
 
+def _half_plane(a, b, inside):
+    """The line through points a and b as (x, y, nx, ny) with the unit normal toward ``inside``."""
+    nx, ny = a[1] - b[1], b[0] - a[0]
+    if nx * (inside[0] - a[0]) + ny * (inside[1] - a[1]) < 0.0:
+        nx, ny = -nx, -ny
+    n = math.hypot(nx, ny)
+    return (a[0], a[1], nx / n, ny / n)
+
+
+cdef inline bint _in_mouth(TableGeometry g, int k, double x, double y, double tol) noexcept:
+    """True if (x, y) is within ``tol`` of pocket mouth k (inside its four half-planes)."""
+    cdef const double* m = g.mouth[k]
+    cdef int i
+    for i in range(0, 16, 4):
+        if (x - m[i]) * m[i + 2] + (y - m[i + 1]) * m[i + 3] < -tol:
+            return False
+    return True
+
+
 cdef int _surface_problem(TableGeometry g, double x, double y, double tol) noexcept:
     """0 if a ball at rest with centre (x, y) is on the playing surface, else a reason code.
 
-    The playing surface is the bed (centres within R of the cushion noses) plus the pocket mouths
-    (centres within MOUTH_REACH of a pocket circle), minus every place where the ball would
-    overlap a straight cushion it faces (by more than ``tol``) or a jaw, or where its centre is in
-    a pocket circle. Reasons: 1 off the surface, 2 in pocket k, 3 on jaw k, 4 into cushion k
-    (k in ``g._reason_index``). Every position a shot can end in passes this test.
+    The playing surface is where a ball's centre can be: inside the cushion noses' rectangle or
+    in a pocket mouth (between the lines of its two facings, in front of the line through their
+    back ends), minus every place where the ball would overlap a straight cushion it faces (by
+    more than ``tol``) or a jaw, or where its centre is in a pocket circle. Reasons: 1 off the
+    surface, 2 in pocket k, 3 on jaw k, 4 into cushion k (k in ``g._reason_index``). Every
+    position a shot can end in passes this test (tests/physics: property tests and balls driven
+    into every jaw).
     """
     cdef int k
     cdef double R = g.cl.R, dx, dy, d, u, gap
-    cdef bint near_pocket = False
+    cdef bint inside
     cdef const Line* L
     for k in range(g.npk):
         dx = x - g.pockets[k].x
@@ -1018,9 +1071,12 @@ cdef int _surface_problem(TableGeometry g, double x, double y, double tol) noexc
         if d < g.pockets[k].r * g.pockets[k].r:
             g._reason_index = k
             return 2
-        if d < (g.pockets[k].r + MOUTH_REACH) * (g.pockets[k].r + MOUTH_REACH):
-            near_pocket = True
-    if not near_pocket and not (R - tol <= x <= g.length - R + tol and R - tol <= y <= g.width - R + tol):
+    inside = -tol <= x <= g.length + tol and -tol <= y <= g.width + tol
+    k = 0
+    while not inside and k < g.nmouth:
+        inside = _in_mouth(g, k, x, y, tol)
+        k += 1
+    if not inside:
         return 1
     for k in range(g.nj):
         dx = x - g.jaws[k].x

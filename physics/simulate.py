@@ -94,11 +94,15 @@ def simulate(
 
 
 def on_playing_surface(table: Union[Table, str], r: Tuple[float, float]) -> bool:
-    """True if a ball at rest with centre ``r`` (x, y in m) may stand there: on the bed or in a
-    pocket mouth, overlapping no cushion or jaw (by more than 1 um), outside every pocket circle.
+    """True if a ball at rest with centre ``r`` (x, y in m) may stand there: its centre inside the
+    rectangle of the cushion noses or in a pocket mouth (between the lines of the pocket's two
+    facings, behind the line through its jaw tips, in front of the line through the facings' back
+    ends), the ball overlapping no cushion or jaw (by more than 1 um), the centre outside every
+    pocket circle.
 
-    Every non-pocketed ball of a :func:`simulate` result satisfies it. (Ball-in-hand placement
-    rules are stricter: see ``Table.on_bed``.)
+    Every non-pocketed ball of a :func:`simulate` result satisfies it, so every layout a shot ends
+    in is a valid start for the next (tested: tests/physics property tests, balls driven into
+    every jaw). (Ball-in-hand placement rules are stricter: see ``Table.on_bed``.)
     """
     if not isinstance(table, Table):
         table = get_table(table)

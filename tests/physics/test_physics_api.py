@@ -173,7 +173,9 @@ def test_playing_surface_is_the_bed_and_the_pocket_mouths():
     # hanging in the side pocket's mouth: centre 3 mm past the nose line, between the jaws
     assert on_playing_surface(POOL, (POOL.length / 2, -0.003))
     assert not on_playing_surface(CAROM, (1.0, CAROM.R - 1e-5))
-    with pytest.raises(ValueError, match="^balls: ball 0 at .* is not on the playing surface"):
+    with pytest.raises(ValueError, match="^balls: ball 0 at .* overlaps the cushion R-head"):
         simulate(POOL, {0: (POOL.length / 2 - 0.1, 0.02)}, Shot(0, 90.0, 1.0))
+    with pytest.raises(ValueError, match="^balls: ball 0 at .* is not on the playing surface"):
+        simulate(POOL, {0: (POOL.length / 2, -0.35)}, Shot(0, 90.0, 1.0))
     with pytest.raises(ValueError, match="^balls: ball 0 at .* overlaps the pocket jaw SR.jaw0"):
         simulate(POOL, {0: (POOL.length / 2 - 0.07, 0.01)}, Shot(0, 90.0, 1.0))

@@ -6,6 +6,7 @@ import math
 import pytest
 
 from physics import Shot, get_table, simulate
+from physics.simulate import on_playing_surface
 
 POOLS = [get_table(n) for n in ("pool-9ft", "pool-8ft", "pool-7ft")]
 
@@ -127,3 +128,57 @@ def test_side_pocket_passes_a_ball_rolling_along_the_rail_at_walking_speed():
     res = simulate(t, {0: (t.length / 2 - 0.4, t.R)}, Shot(0, 0.0, 1.0, b=0.4))
     assert all(e.pocket != "SR" for e in res.events if e.kind == "ball_pocket")
     assert through_a_cushion(res) < 1e-6
+
+
+# The layout a 14.1 soak example (tests/rules/test_straight_pool_properties.py, soak variant,
+# seed 195915, config {}) ended in with the physics before the playing surface was redefined:
+# ball 10 came to rest against SR.jaw0 with its centre 0.18 mm past the nose line, 1 mm beyond
+# the old "pocket circle + 5 cm" mouth, and simulate refused the layout for the next stroke.
+SOAK_195915 = {
+    0: (1.2712868390116507, 0.3205870049508321), 1: (1.8803735998706723, 0.05405404989526834),
+    2: (0.07174318237407573, 1.2138639371757622), 3: (1.796479435890689, 0.2849308309020917),
+    4: (0.1157133488631086, 1.1744531177101907), 5: (0.8679960961101905, 0.032683641600587815),
+    6: (0.6467744004404017, 0.07772495480721778), 7: (1.36704529125133, 1.078937732307727),
+    8: (2.1068698638282384, 0.5323873685994234), 9: (2.35186815846869, 0.16504703748488458),
+    10: (1.2072348319914077, 0.028395336441584745), 11: (0.40514804416265976, 0.219203984280098),
+    12: (2.4582206451468775, 0.13534780423789963), 13: (0.8745504977387388, 0.12439325626222446),
+    14: (0.34056444591951357, 0.47280481156972914), 15: (1.446536607345239, 0.08225932021554413),
+}
+
+
+def test_the_14_1_soak_layout_with_a_ball_on_a_side_jaw_is_playable():
+    T = POOLS[0]
+    x, y = SOAK_195915[10]
+    jaw = next(j for j in T.jaws if j.name == "SR.jaw0")
+    assert y < T.R and math.dist((x, y), jaw.centre) > jaw.radius + T.R  # past the nose line, clear of the jaw
+    assert on_playing_surface(T, (x, y))
+    # the next stroke of the example, and ball 10 itself struck off the jaw
+    res = simulate(T, SOAK_195915, Shot(0, phi_deg=158.09266922405686, V0=2.04870893392527, a=-0.10733081224782956, b=0.13783896467350226))
+    assert res.events[0].kind == "strike" and all(s.state in ("stationary", "pocketed") for s in res.final.values())
+    res = simulate(T, {10: (x, y)}, Shot(10, 90.0, 1.0))
+    assert res.final[10].state == "stationary" and on_playing_surface(T, res.final[10].r)
+    assert [e.kind for e in res.events][:3] == ["strike", "slide_to_roll", "ball_cushion"]
+
+
+@pytest.mark.parametrize("table", POOLS, ids=lambda t: t.name)
+def test_playing_surface_ends_at_the_facings_and_the_pocket(table):
+    R = table.R
+    for c in table.cushions:
+        if ".facing" not in c.name:
+            continue
+        pocket = table.pocket_by_name(c.name.split(".")[0])
+        # behind a facing, along its whole line (past its back end too): off the table
+        for u in (0.5, 1.5, 3.0):
+            px = c.p1[0] + u * (c.p2[0] - c.p1[0]) - c.normal[0] * (R + 0.02)
+            py = c.p1[1] + u * (c.p2[1] - c.p1[1]) - c.normal[1] * (R + 0.02)
+            if math.dist((px, py), pocket.centre) > pocket.radius:
+                assert not on_playing_surface(table, (px, py)), (c.name, u)
+    for p in table.pockets:
+        cx, cy = p.corner
+        ux, uy = p.centre[0] - cx, p.centre[1] - cy
+        n = math.hypot(ux, uy)
+        ux, uy = ux / n, uy / n
+        # behind the pocket: off the table; in the mouth 3 mm past the corner point: on it
+        for back in (0.01, 0.05, 0.3):
+            assert not on_playing_surface(table, (p.centre[0] + ux * (p.radius + back), p.centre[1] + uy * (p.radius + back)))
+        assert on_playing_surface(table, (cx + 0.003 * ux, cy + 0.003 * uy)) == (math.dist((cx + 0.003 * ux, cy + 0.003 * uy), p.centre) >= p.radius)

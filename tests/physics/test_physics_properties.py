@@ -19,6 +19,7 @@ from physics.simulate import on_playing_surface, simulate_with_snapshots
 
 POOL = get_table("pool-9ft")
 CAROM = get_table("carom")
+POOLS = {n: get_table(n) for n in ("pool-9ft", "pool-8ft", "pool-7ft")}
 TABLES = {"pool-9ft": POOL, "pool-7ft": get_table("pool-7ft"), "carom": CAROM}
 
 FAST = settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
@@ -51,7 +52,8 @@ def check(table, balls, shot, **kw):
         else:
             assert s.state == "stationary"
             assert on_playing_surface(table, s.r), (b, s.r)
-    # the layout a shot ends in is a valid start for the next one
+    # the invariant: the layout a shot ends in is a valid start for the next one (simulate
+    # validates it like any input and plays a stroke from it)
     left = {b: s.r for b, s in res.final.items() if s.state != "pocketed"}
     if left:
         simulate(table, left, Shot(min(left), 0.0, 0.05))
@@ -124,6 +126,45 @@ shots = st.tuples(
 )
 
 
+# a ball driven into a pocket jaw: from 2-40 cm off the jaw on its bed side, aimed at a
+# point of the jaw's circle (ball touching it) or beside it, slowly to briskly, with spin, and up
+# to three other balls about. The 14.1 soak found a ball that came to rest against a side pocket's
+# jaw, centre just past the nose line, where the playing surface then ended (fixed: the surface
+# is the noses' rectangle plus each pocket's mouth between its facings).
+jaw_shots = st.tuples(
+    st.sampled_from(sorted(POOLS)),
+    st.integers(0, 11),
+    st.floats(0.02, 0.4),
+    st.floats(-1.5, 1.5),
+    st.floats(0.0, 2 * math.pi),
+    st.floats(-0.02, 0.02),
+    st.floats(math.log(0.02), math.log(2.0)).map(math.exp),  # V0, m/s: mostly slow (balls that stop at the jaw)
+    offsets,
+    st.integers(0, 3),
+    st.integers(0, 2**32 - 1),
+)
+
+
+def jaw_case(data):
+    name, k, d, ang, at, aside, V0, ab, others, seed = data
+    table = POOLS[name]
+    jaw = table.jaws[k % len(table.jaws)]
+    cx, cy = jaw.centre
+    ang += math.atan2(table.width / 2 - cy, table.length / 2 - cx)  # about the way to the bed
+    start = (cx + d * math.cos(ang), cy + d * math.sin(ang))
+    if not on_playing_surface(table, start):
+        return None
+    reach = jaw.radius + table.R
+    tx, ty = cx + reach * math.cos(at), cy + reach * math.sin(at)
+    phi = math.degrees(math.atan2(ty - start[1], tx - start[0]))
+    phi += math.degrees(aside / max(math.dist(start, (tx, ty)), 1e-3))
+    balls = {0: start}
+    for b, p in random_layout(table, others + 1, random.Random(seed)).items():
+        if b and math.dist(p, start) >= 2 * table.R:
+            balls[b] = p
+    return table, balls, Shot(0, phi, V0, a=ab[0], b=ab[1])
+
+
 def shot_case(data):
     name, seed, n, phi, V0, ab, theta, model = data
     table = TABLES[name]
@@ -148,6 +189,29 @@ def test_random_14_1_breaks(data):
 def test_random_shots_on_both_tables(data):
     table, balls, shot, model = shot_case(data)
     check(table, balls, shot, cushion_model=model)
+
+
+@settings(FAST, max_examples=300)
+@given(jaw_shots)
+# found by a search with the physics before the fix (ball at rest against a jaw, centre past the
+# nose line and outside the old mouth)
+@example(("pool-7ft", 5, 0.045144279815409825, 0.09965336038161166, 1.0379539538564324, -0.007465045408835334, 0.062439936936155155, (-0.27406763399889494, -0.1707022413714662), 1, 3443292326))
+@example(("pool-9ft", 6, 0.22713354466178393, 1.281110036417393, 1.2871695788111768, -0.003553231649482111, 0.1921980723218022, (0.1966583046834523, 0.026480840426847452), 0, 1675925729))
+@example(("pool-8ft", 10, 0.10852739815668126, 0.7105057716303915, 4.6998676880566075, 0.004575327269025917, 0.14312187892101297, (-0.2301416217853218, -0.08546855295928493), 2, 1463049220))
+@example(("pool-9ft", 6, 0.04850881039643743, 0.11616462089636115, 5.523872642057558, -0.01444830195475126, 0.041402986436776396, (0.13618110268710248, 0.12241397282463423), 2, 1438631211))
+def test_balls_driven_into_pocket_jaws_end_on_the_playing_surface(data):
+    case = jaw_case(data)
+    if case is not None:
+        check(*case)
+
+
+@pytest.mark.soak
+@SOAK
+@given(jaw_shots)
+def test_soak_balls_driven_into_pocket_jaws(data):
+    case = jaw_case(data)
+    if case is not None:
+        check(*case)
 
 
 @pytest.mark.soak
