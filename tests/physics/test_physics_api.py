@@ -179,3 +179,62 @@ def test_playing_surface_is_the_bed_and_the_pocket_mouths():
         simulate(POOL, {0: (POOL.length / 2, -0.35)}, Shot(0, 90.0, 1.0))
     with pytest.raises(ValueError, match="^balls: ball 0 at .* overlaps the pocket jaw SR.jaw0"):
         simulate(POOL, {0: (POOL.length / 2 - 0.07, 0.01)}, Shot(0, 90.0, 1.0))
+
+
+def _count_while(work):
+    """How often a second thread got to run (it counts, then yields the GIL at once) while the
+    main thread did ``work``, with the interpreter's forced GIL switch set to 1 s."""
+    import sys
+    import threading
+    import time
+
+    count = 0
+    started = threading.Event()
+    stop = threading.Event()
+
+    def other():
+        nonlocal count
+        started.set()
+        while not stop.is_set():
+            count += 1
+            time.sleep(0)  # releases the GIL: the main thread gets it back at once
+
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1.0)
+    t = threading.Thread(target=other)
+    try:
+        t.start()
+        started.wait()
+        base = count
+        work()
+        done = count - base
+    finally:
+        stop.set()
+        t.join()
+        sys.setswitchinterval(old)
+    return done
+
+
+def test_simulate_releases_the_gil_while_it_simulates():
+    # a second thread only runs while the main thread releases the GIL (the forced switch is 1 s,
+    # the batch takes tens of ms): a batch of breaks in simulate lets it count many times; the
+    # control, the same batch's log handling in pure Python (holding the GIL), lets it count (almost)
+    # never
+    balls = rack_layout(POOL)
+    shot = Shot(0, 0.0, 8.0)
+    simulate(POOL, balls, shot)
+
+    def batch():
+        for _ in range(150):
+            simulate(POOL, balls, shot)
+
+    res = simulate(POOL, balls, shot)
+
+    def control():
+        for _ in range(150):
+            json.dumps(res.to_json())
+
+    during_simulate = _count_while(batch)
+    during_python = _count_while(control)
+    assert during_simulate >= 50
+    assert during_python <= 2
