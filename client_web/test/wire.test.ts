@@ -8,6 +8,7 @@ import { describe, expect, test } from "vitest";
 import { decodeMessage, encodeMessage } from "../src/protocol/codec";
 import { INBOUND_TYPES, OUTBOUND_TYPES, STREAM_TYPES, out } from "../src/protocol/messages";
 import { ShotLog, clothOf, presetNames } from "../src/physics/shotlog";
+import { computerFromForm, createTableFromForm } from "../src/ui/lobby";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { ROOT, bytesToHex, hexToBytes, reference } from "./reference";
@@ -118,6 +119,21 @@ describe("client -> server", () => {
     expect(r).toEqual({ type: "resume", table: "t1", token: tok });
     const c = decodeMessage(encodeMessage(out.createTable("libre", {}, false, null))) as any;
     expect(c.seat).toBeNull();
+  });
+
+  test("the create-table form's opponent: a computer level is sent and accepted, a human omits it", () => {
+    const fields = { discipline: "straight_pool", target: "3", table: "9ft", shot_clock: "", opponent: "3" };
+    const vsComputer = createTableFromForm(fields);
+    const vsHuman = createTableFromForm({ ...fields, opponent: "", private: "on" });
+    const [c, hm] = reference("parse", [vsComputer, vsHuman].map((m) => bytesToHex(encodeMessage(m))).join("\n"));
+    expect(c).toEqual({ type: "create_table", discipline: "straight_pool", config: { target_points: 3, table: "9ft" }, private: false, seat: 0, computer: 3 });
+    expect(hm).toEqual({ type: "create_table", discipline: "straight_pool", config: { target_points: 3, table: "9ft" }, private: true, seat: 0 });
+    for (const lv of [1, 5]) expect(computerFromForm({ opponent: String(lv) })).toBe(lv);
+    expect(computerFromForm({ opponent: "" })).toBeNull();
+    expect(computerFromForm({ opponent: "6" })).toBeNull();
+    // the server refuses a level out of range, naming the field
+    const [bad] = reference("parse", bytesToHex(encodeMessage(out.createTable("libre", {}, false, 0, 6))));
+    expect(bad).toEqual({ error: "bad_field", field: "computer" });
   });
 
   test("the server names the field of an invalid stroke", () => {

@@ -60,12 +60,14 @@ export const out = {
   lobbyUnsubscribe: () => ({ type: "lobby_unsubscribe" }),
   quickPlay: (discipline: string, config: Record<string, unknown> = {}) => ({ type: "quick_play", discipline, config }),
   quickPlayCancel: () => ({ type: "quick_play_cancel" }),
-  createTable: (discipline: string, config: Record<string, unknown>, isPrivate: boolean, seat: number | null = 0) => ({
+  /** `computer`: a computer opponent of that level (1..5) takes the other seat; null: none (omitted). */
+  createTable: (discipline: string, config: Record<string, unknown>, isPrivate: boolean, seat: number | null = 0, computer: number | null = null) => ({
     type: "create_table",
     discipline,
     config,
     private: isPrivate,
     seat,
+    computer: computer ?? undefined,
   }),
   join: (table: string, seat?: number) => ({ type: "join", table, seat }),
   watch: (table: string, v?: number) => ({ type: "watch", table, v }),

@@ -43,6 +43,21 @@ export function configFromForm(discipline: string, f: Record<string, string>): R
   return cfg;
 }
 
+/** The computer levels offered in the create-table form (protocol: `create_table.computer`, 1..5). */
+export const COMPUTER_LEVELS = [1, 2, 3, 4, 5] as const;
+
+/** The opponent chosen in the create-table form: a computer level, or null for a human. */
+export function computerFromForm(f: Record<string, string>): number | null {
+  const lv = Number(f.opponent ?? "");
+  return (COMPUTER_LEVELS as readonly number[]).includes(lv) ? lv : null;
+}
+
+/** The create_table message of the create-table form's fields (the creator takes seat 0). */
+export function createTableFromForm(f: Record<string, string>) {
+  const discipline = f.discipline;
+  return out.createTable(discipline, configFromForm(discipline, f), f.private === "on", 0, computerFromForm(f));
+}
+
 export class LobbyView {
   readonly el: HTMLElement;
   private tables = new Map<string, LobbyEntry>();
@@ -83,11 +98,18 @@ export class LobbyView {
       ["7ft", "7 ft"],
     ]);
     const clock = num("shot_clock", "Shot clock (s)", "off");
+    const opponent = sel(
+      "opponent",
+      "Opponent",
+      [["", "Human"], ...COMPUTER_LEVELS.map((n): [string, string] => [String(n), `Computer (level ${n})`])],
+      "",
+    );
     const priv = h("label", { class: "check" }, h("input", { type: "checkbox", name: "private", id: "private" }), " Private (not listed; share the link)");
     this.form = h(
       "form",
       { class: "create-form", id: "create-form" },
       discSel,
+      opponent,
       target,
       table,
       innings,
@@ -112,8 +134,7 @@ export class LobbyView {
     sync();
     this.form.addEventListener("submit", (e) => {
       e.preventDefault();
-      const { discipline, config, isPrivate } = this.formValues();
-      this.app.send(out.createTable(discipline, config, isPrivate, 0));
+      this.app.send(createTableFromForm(this.formFields()));
     });
     this.el = h(
       "section",
@@ -134,10 +155,15 @@ export class LobbyView {
     this.render();
   }
 
-  private formValues(): { discipline: string; config: Record<string, unknown>; isPrivate: boolean } {
+  private formFields(): Record<string, string> {
     const fd = new FormData(this.form);
     const f: Record<string, string> = {};
     for (const [k, v] of fd.entries()) f[k] = String(v);
+    return f;
+  }
+
+  private formValues(): { discipline: string; config: Record<string, unknown>; isPrivate: boolean } {
+    const f = this.formFields();
     const discipline = f.discipline;
     return { discipline, config: configFromForm(discipline, f), isPrivate: f.private === "on" };
   }
