@@ -30,7 +30,7 @@ The loop runs without the GIL and touches no Python object.
 
 from libc.math cimport sqrt, fabs, isfinite, INFINITY, M_PI
 from libc.stdlib cimport malloc, realloc, free
-from libc.string cimport memset
+from libc.string cimport memset, memcpy
 
 from physics.evolve cimport (BallS, Cloth, evolve, transition_time, acceleration, classify,
                              enter_next_state, STATIONARY, SPINNING, SLIDING, ROLLING, POCKETED)
@@ -47,6 +47,7 @@ from physics.evolve import STATE_NAMES
 
 cdef enum:
     MAXB = 16
+    LOG_LOCAL = 64   # events (and ball states) of a shot's log kept on the stack before the heap
     EV_STRIKE = 0
     EV_BALL_BALL = 1
     EV_BALL_CUSHION = 2
@@ -91,12 +92,14 @@ cdef struct StRec:
     BallS st
 
 cdef struct Log:
-    EvRec* ev
+    EvRec* ev        # starts in a buffer of the caller's (ev_local): heap only when a shot outgrows it
     int nev
     int cap_ev
     StRec* st
     int nst
     int cap_st
+    EvRec* ev_local
+    StRec* st_local
     BallS* snap      # optional: every ball's state after each event (tests)
     int want_snap
     int failed
@@ -135,10 +138,12 @@ cdef int _log_event(Sim* s, double t, int kind, int b1, int b2, int obj) noexcep
     cdef void* p
     if L.nev == L.cap_ev:
         cap = 2 * L.cap_ev + 64
-        p = realloc(L.ev, cap * sizeof(EvRec))
+        p = realloc(L.ev if L.ev != L.ev_local else NULL, cap * sizeof(EvRec))
         if p == NULL:
             L.failed = 1
             return -1
+        if L.ev == L.ev_local and L.nev > 0:
+            memcpy(p, L.ev, L.nev * sizeof(EvRec))
         L.ev = <EvRec*> p
         if L.want_snap:
             p = realloc(L.snap, cap * MAXB * sizeof(BallS))
@@ -165,10 +170,12 @@ cdef int _log_state(Sim* s, int i) noexcept nogil:
     cdef void* p
     if L.nst == L.cap_st:
         cap = 2 * L.cap_st + 64
-        p = realloc(L.st, cap * sizeof(StRec))
+        p = realloc(L.st if L.st != L.st_local else NULL, cap * sizeof(StRec))
         if p == NULL:
             L.failed = 1
             return -1
+        if L.st == L.st_local and L.nst > 0:
+            memcpy(p, L.st, L.nst * sizeof(StRec))
         L.st = <StRec*> p
         L.cap_st = cap
     L.st[L.nst].ball = i
@@ -1161,21 +1168,25 @@ cdef int _ball_id(str field, object x) except -1:
     return x
 
 
-def prepare(TableGeometry g, object balls, list shots, type shot_type, double tol,
-            double v0_max, double miscue, double theta_max):
-    """Check a layout and its strokes; return ``(ids, xs, ys, strikes)`` for :func:`run`.
+cdef struct Strike:
+    int ball               # index of the struck ball (ids in ascending order)
+    double V0, phi, theta, a, b   # m/s, deg, rad, fractions of R
 
-    ``balls``: mapping ball id -> (x, y) m; ``shots``: a list of ``shot_type`` instances
-    (physics.simulate.Shot). ``strikes`` are tuples (ball index, V0 m/s, phi deg, theta rad,
-    a, b). Raises ValueError starting with the field name: ``balls``, ``cue_ball``, ``shot``,
-    ``V0``, ``phi_deg``, ``a``, ``b``, ``theta_deg`` (see physics.simulate.simulate).
+
+cdef int _validate(TableGeometry g, object balls, object shots, type shot_type, double tol, double v0_max,
+                   double miscue, double theta_max, list ids, double* px, double* py, Strike* strikes) except -1:
+    """Check a layout and its strokes into C arrays; returns the number of strikes.
+
+    ``balls``: mapping ball id -> (x, y) m; ``shots``: a ``shot_type`` (physics.simulate.Shot)
+    or a list of them. Appends the ball ids in ascending order to ``ids`` and fills ``px``,
+    ``py`` (their centres) and ``strikes``. Raises ValueError starting with the field name:
+    ``balls``, ``cue_ball``, ``shot``, ``V0``, ``phi_deg``, ``a``, ``b``, ``theta_deg`` (see
+    physics.simulate.simulate).
     """
-    cdef int n, i, cue
+    cdef int n, i, k, cue, ns = 0
     cdef double V0, phi, a, b, theta
-    cdef double px[MAXB]
-    cdef double py[MAXB]
-    cdef list ids, xs, ys, strikes
-    cdef dict index
+    cdef int index[MAXB]       # ball id (0..MAX_BALL_ID = MAXB - 1) -> index
+    cdef bint seen[MAXB]
     try:
         keys = list(balls)
     except TypeError:
@@ -1183,38 +1194,39 @@ def prepare(TableGeometry g, object balls, list shots, type shot_type, double to
     n = len(keys)
     if n == 0 or not hasattr(balls, "__getitem__"):
         raise ValueError("balls: must be a non-empty mapping of ball id -> (x, y)")
-    for k in keys:
-        _ball_id("balls", k)
-    ids = sorted(keys)
+    for key in keys:
+        _ball_id("balls", key)
     if n > MAXB:
         raise ValueError(f"balls: at most {MAXB} balls, got {n}")
-    xs = []
-    ys = []
+    keys.sort()
+    for i in range(MAXB):
+        index[i] = -1
+        seen[i] = False
     for i in range(n):
-        pos = balls[ids[i]]
+        bid = keys[i]
+        ids.append(bid)
+        index[<int> bid] = i
+        pos = balls[bid]
         try:
             x, y = pos
         except (TypeError, ValueError):
-            raise ValueError(f"balls: ball {ids[i]} needs a position (x, y), got {pos!r}") from None
-        px[i] = _coordinate(x, ids[i], "x")
-        py[i] = _coordinate(y, ids[i], "y")
-        xs.append(px[i])
-        ys.append(py[i])
+            raise ValueError(f"balls: ball {bid} needs a position (x, y), got {pos!r}") from None
+        px[i] = _coordinate(x, bid, "x")
+        py[i] = _coordinate(y, bid, "y")
     problem = _layout_problem(g, ids, px, py, n, tol)
     if problem is not None:
         raise ValueError(f"balls: {problem}")
-    index = {bid: i for i, bid in enumerate(ids)}
-    strikes = []
-    seen = set()
+    if isinstance(shots, shot_type):
+        shots = (shots,)
     for shot in shots:
         if not isinstance(shot, shot_type):
             raise ValueError(f"shot: must be a Shot, got {shot!r}")
         cue = _ball_id("cue_ball", shot.cue_ball)
-        if cue not in index:
+        if index[cue] < 0:
             raise ValueError(f"cue_ball: ball {cue} is not on the table")
-        if cue in seen:
+        if seen[cue]:
             raise ValueError(f"cue_ball: ball {cue} is struck twice")
-        seen.add(cue)
+        seen[cue] = True
         V0 = _number("V0", shot.V0, " and in (0, 10] m/s")
         if not (0.0 < V0 <= v0_max):
             raise ValueError(f"V0: must be finite and in (0, 10] m/s, got {shot.V0!r}")
@@ -1226,21 +1238,80 @@ def prepare(TableGeometry g, object balls, list shots, type shot_type, double to
         theta = _number("theta_deg", shot.theta_deg, " and in [0, 70] degrees")
         if not (0.0 <= theta <= theta_max):
             raise ValueError(f"theta_deg: must be finite and in [0, 70] degrees, got {shot.theta_deg!r}")
-        strikes.append((index[cue], V0, phi, theta * (M_PI / 180.0), a, b))
-    return ids, xs, ys, strikes
+        strikes[ns].ball = index[cue]
+        strikes[ns].V0 = V0
+        strikes[ns].phi = phi
+        strikes[ns].theta = theta * (M_PI / 180.0)
+        strikes[ns].a = a
+        strikes[ns].b = b
+        ns += 1
+    return ns
+
+
+def prepare(TableGeometry g, object balls, list shots, type shot_type, double tol,
+            double v0_max, double miscue, double theta_max):
+    """Check a layout and its strokes; return ``(ids, xs, ys, strikes)`` for :func:`run`.
+
+    ``balls``: mapping ball id -> (x, y) m; ``shots``: a list of ``shot_type`` instances
+    (physics.simulate.Shot). ``strikes`` are tuples (ball index, V0 m/s, phi deg, theta rad,
+    a, b). Raises ValueError as :func:`simulate`.
+    """
+    cdef double px[MAXB]
+    cdef double py[MAXB]
+    cdef Strike strikes[MAXB]
+    cdef list ids = []
+    cdef int ns, i
+    ns = _validate(g, balls, shots, shot_type, tol, v0_max, miscue, theta_max, ids, px, py, strikes)
+    return (ids, [px[i] for i in range(len(ids))], [py[i] for i in range(len(ids))],
+            [(strikes[i].ball, strikes[i].V0, strikes[i].phi, strikes[i].theta, strikes[i].a, strikes[i].b) for i in range(ns)])
+
+
+def simulate(TableGeometry g, object balls, object shots, type shot_type, double tol, double v0_max,
+             double miscue, double theta_max, int ball_model, int cushion_model, int max_events):
+    """:func:`prepare` and :func:`run` in one call (physics.simulate.simulate): validate the layout
+    and the stroke(s) ``shots`` (a ``shot_type`` or a list of them) and simulate."""
+    cdef double px[MAXB]
+    cdef double py[MAXB]
+    cdef Strike strikes[MAXB]
+    cdef list ids = []
+    cdef int ns
+    ns = _validate(g, balls, shots, shot_type, tol, v0_max, miscue, theta_max, ids, px, py, strikes)
+    return _simulate(g, ids, px, py, strikes, ns, ball_model, cushion_model, max_events, False, MATHAVAN_STEPS,
+                     PUSH_SPEED, True)
 
 
 def run(TableGeometry g, list ids, list xs, list ys, list shots, int ball_model, int cushion_model,
         int max_events, bint snapshots=False, int mathavan_steps=MATHAVAN_STEPS, double push_speed=PUSH_SPEED,
         bint build=True):
-    """Simulate one shot; arguments already validated by :func:`physics.simulate.simulate`.
+    """Simulate one shot; arguments already validated by :func:`prepare`.
 
     ``ids``: ball ids in ascending order; ``xs``/``ys``: their centres (m); ``shots``: tuples
     (ball index, V0 m/s, phi deg, theta rad, a, b). Returns a :class:`SimResult`, and with
     ``snapshots`` also a list, per event, of {id: BallState} of every ball right after it.
     With ``build`` false only the number of events is returned (benchmarks of the loop).
     """
-    cdef Sim* s = <Sim*> malloc(sizeof(Sim))
+    cdef double px[MAXB]
+    cdef double py[MAXB]
+    cdef Strike strikes[MAXB]
+    cdef int i, ns = len(shots)
+    if len(ids) > MAXB or ns > MAXB:
+        raise ValueError("balls: at most 16 balls")
+    for i in range(len(ids)):
+        px[i] = xs[i]
+        py[i] = ys[i]
+    for i in range(ns):
+        strikes[i].ball, strikes[i].V0, strikes[i].phi, strikes[i].theta, strikes[i].a, strikes[i].b = shots[i]
+    return _simulate(g, ids, px, py, strikes, ns, ball_model, cushion_model, max_events, snapshots, mathavan_steps,
+                     push_speed, build)
+
+
+cdef object _simulate(TableGeometry g, list ids, const double* px, const double* py, const Strike* strikes, int ns,
+                      int ball_model, int cushion_model, int max_events, bint snapshots, int mathavan_steps,
+                      double push_speed, bint build):
+    cdef Sim sim                 # on the stack (4.6 kB): no allocation per shot
+    cdef Sim* s = &sim
+    cdef EvRec ev_local[LOG_LOCAL]
+    cdef StRec st_local[LOG_LOCAL]
     cdef int i, k, nb = len(ids), rc, e, n
     cdef double cph, sph
     cdef BallS* b
@@ -1249,8 +1320,7 @@ def run(TableGeometry g, list ids, list xs, list ys, list shots, int ball_model,
     cdef dict states
     cdef EvRec* ev
     cdef StRec* st
-    if s == NULL:
-        raise MemoryError()
+    cdef const Strike* sk
     try:
         memset(s, 0, sizeof(Sim))
         s.nb = nb
@@ -1271,16 +1341,24 @@ def run(TableGeometry g, list ids, list xs, list ys, list shots, int ball_model,
         s.pockets = g.pockets
         s.max_events = max_events
         s.log.want_snap = 1 if snapshots else 0
+        s.log.ev = s.log.ev_local = ev_local
+        s.log.st = s.log.st_local = st_local
+        s.log.cap_ev = s.log.cap_st = LOG_LOCAL
+        if snapshots:
+            s.log.snap = <BallS*> malloc(LOG_LOCAL * MAXB * sizeof(BallS))
+            if s.log.snap == NULL:
+                raise MemoryError()
         for i in range(nb):
             b = &s.b[i]
-            b.rx = xs[i]
-            b.ry = ys[i]
+            b.rx = px[i]
+            b.ry = py[i]
             b.s = STATIONARY
             s.tref[i] = 0.0
-        for shot in shots:
-            i = shot[0]
-            direction_deg(shot[2], &cph, &sph)
-            strike(&s.b[i], shot[1], cph, sph, shot[3], shot[4], shot[5], g.mass, g.cl.R, g.cue_mass, g.cue_end_mass)
+        for k in range(ns):
+            sk = &strikes[k]
+            i = sk.ball
+            direction_deg(sk.phi, &cph, &sph)
+            strike(&s.b[i], sk.V0, cph, sph, sk.theta, sk.a, sk.b, g.mass, g.cl.R, g.cue_mass, g.cue_end_mass)
             classify(&s.b[i], &s.cl)
             if _log_event(s, 0.0, EV_STRIKE, i, -1, -1) != 0:
                 raise MemoryError()
@@ -1299,7 +1377,7 @@ def run(TableGeometry g, list ids, list xs, list ys, list shots, int ball_model,
         # each ball's latest BallState object: the final layout reuses them (they are immutable)
         last = [None] * nb
         for i in range(nb):
-            last[i] = _at_rest(xs[i], ys[i])
+            last[i] = _at_rest(px[i], py[i])
         initial = {ids[i]: last[i] for i in range(nb)}
         events = []
         for e in range(s.log.nev):
@@ -1329,7 +1407,8 @@ def run(TableGeometry g, list ids, list xs, list ys, list shots, int ball_model,
             snaps.append({ids[i]: _ball_state(&s.log.snap[e * MAXB + i], names) for i in range(nb)})
         return result, snaps
     finally:
-        free(s.log.ev)
-        free(s.log.st)
+        if s.log.ev != s.log.ev_local:
+            free(s.log.ev)
+        if s.log.st != s.log.st_local:
+            free(s.log.st)
         free(s.log.snap)
-        free(s)

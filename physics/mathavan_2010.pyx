@@ -51,7 +51,7 @@ to 85 degrees, 0.3-5 m/s, stun, rolling, draw and side spin); a typical impact t
 (28 evaluations, about 1.2 us).
 """
 
-from libc.math cimport sqrt, fabs, ceil, INFINITY
+from libc.math cimport sqrt, fabs, INFINITY
 
 cdef enum:
     SLIP = 0
@@ -67,7 +67,7 @@ cdef int MAX_ITER = 400                      # a guard: after this many steps th
 
 
 cdef struct Ctx:
-    double R, sn, cs, q, mu_w, mu_s, a, b, kII, zeps, nmax
+    double R, sn, cs, q, mu_w, mu_s, a, b, kII, zeps, zeps2, nmax
     int mode[2]
     int fresh[2]
     double hint[4]
@@ -162,22 +162,25 @@ cdef inline void _slip_rates(const Ctx* c, const double* f, double* ds) noexcept
 
 cdef inline bint _eval(const Ctx* c, const double* X, const double* base, double* k, double* f,
                        double* d, double* marg) noexcept nogil:
-    """Rates k = dX/dP at X, with the forces f, directions d and stick margins; True if a slip
-    vanished or turned back against ``base`` (not NULL) and the base direction was used."""
-    cdef double s[4]
+    """Rates k = dX/dP at X, with the forces f, directions d and stick margins (as _directions and
+    _forces, inlined, the context's fields in locals: the stores to k and f may alias them); True
+    if a slip vanished or turned back against ``base`` (not NULL) and the base direction was used."""
+    cdef double sn = c.sn, cs = c.cs, R = c.R, q = c.q, x, y, n, N, f0, f1, f2, f3, m0 = 1.0, m1 = 1.0
     cdef bint guarded = False
-    cdef double sn, cs, R, q, x, y, n, N, f0, f1, f2, f3
-    if c.mode[0] == SLIP and c.mode[1] == SLIP and not c.fresh[0] and not c.fresh[1]:
-        # the common case, both contacts slipping: inline, fields in locals (the stores to k
-        # and f may alias the context's doubles)
-        sn = c.sn
-        cs = c.cs
-        R = c.R
-        q = c.q
+    cdef int mode0 = c.mode[0], mode1 = c.mode[1]
+    # directions: the hint while sticking or just started from zero, else the slip's (the step
+    # start's if it vanished or turned back within the step)
+    if mode0 == STICK:
+        x = c.hint[0]
+        y = c.hint[1]
+    else:
         x = X[0] + (X[3] * sn - X[4] * cs) * R
         y = X[2] * R - X[1] * sn
         n = x * x + y * y
-        if base != NULL and x * base[0] + y * base[1] <= 0.0:
+        if c.fresh[0] and n <= c.zeps2:
+            x = c.hint[0]
+            y = c.hint[1]
+        elif base != NULL and x * base[0] + y * base[1] <= 0.0:
             guarded = True
             x = base[0]
             y = base[1]
@@ -188,15 +191,19 @@ cdef inline bint _eval(const Ctx* c, const double* X, const double* base, double
         else:
             x = c.hint[0]
             y = c.hint[1]
-        d[0] = x
-        d[1] = y
-        f0 = c.mu_w * x
-        f1 = c.mu_w * y
-        N = c.mu_s * (sn + f1 * cs)
+    d[0] = x
+    d[1] = y
+    if mode1 == STICK:
+        x = c.hint[2]
+        y = c.hint[3]
+    else:
         x = X[0] - X[3] * R
         y = X[1] + X[2] * R
         n = x * x + y * y
-        if base != NULL and x * base[2] + y * base[3] <= 0.0:
+        if c.fresh[1] and n <= c.zeps2:
+            x = c.hint[2]
+            y = c.hint[3]
+        elif base != NULL and x * base[2] + y * base[3] <= 0.0:
             guarded = True
             x = base[2]
             y = base[3]
@@ -207,27 +214,47 @@ cdef inline bint _eval(const Ctx* c, const double* X, const double* base, double
         else:
             x = c.hint[2]
             y = c.hint[3]
-        d[2] = x
-        d[3] = y
+    d[2] = x
+    d[3] = y
+    # forces (see _forces)
+    if mode0 == SLIP:
+        f0 = c.mu_w * d[0]
+        f1 = c.mu_w * d[1]
+        N = c.mu_s * (sn + f1 * cs)
+        if mode1 == SLIP:
+            f2 = N * x
+            f3 = N * y
+        else:
+            f2 = -c.a * f0 * (1.0 / 3.5)
+            f3 = -(cs + c.b * f1) * (1.0 / 3.5)
+            m1 = N - sqrt(f2 * f2 + f3 * f3)
+    elif mode1 == SLIP:
+        f1 = (sn * cs - c.mu_s * c.b * y * sn) / (c.kII + c.mu_s * c.b * y * cs)
+        N = c.mu_s * (sn + f1 * cs)
         f2 = N * x
         f3 = N * y
-        f[0] = f0
-        f[1] = f1
-        f[2] = f2
-        f[3] = f3
-        marg[0] = 1.0
-        marg[1] = 1.0
-        k[0] = -(f0 + f2)
-        k[1] = -(cs - f1 * sn + f3)
-        k[2] = -q * (f1 + f3)
-        k[3] = -q * (f0 * sn - f2)
-        k[4] = q * f0 * cs
-        k[5] = X[1] * cs
-        return guarded
-    _slips(c, X, s)
-    guarded = _directions(c, s, base, d)
-    _forces(c, c.mode, d, f, marg)
-    _rates(c, X, f, k)
+        f0 = -c.a * f2 * (1.0 / 3.5)
+        m0 = c.mu_w - sqrt(f0 * f0 + f1 * f1)
+    else:
+        _forces(c, c.mode, d, f, marg)
+        f0 = f[0]
+        f1 = f[1]
+        f2 = f[2]
+        f3 = f[3]
+        m0 = marg[0]
+        m1 = marg[1]
+    f[0] = f0
+    f[1] = f1
+    f[2] = f2
+    f[3] = f3
+    marg[0] = m0
+    marg[1] = m1
+    k[0] = -(f0 + f2)
+    k[1] = -(cs - f1 * sn + f3)
+    k[2] = -q * (f1 + f3)
+    k[3] = -q * (f0 * sn - f2)
+    k[4] = q * f0 * cs
+    k[5] = X[1] * cs
     return guarded
 
 
@@ -354,7 +381,7 @@ cdef void mathavan_2010(BallS* b, double ox, double oy, double R, double h, doub
     cdef double m1[2]
     cdef double mY[2]
     cdef double stiff[2]
-    cdef double hb, hs, target = 0.0, n, x, y, dx, dy, d2, cr, sd, den, lim, fr, scale, w2, prem, dl, zeps2
+    cdef double hb, inv_hb, hs, target = 0.0, n, x, y, dx, dy, d2, cr, sd, den, lim, fr, scale, w2, prem, dl, zeps2
     cdef int i, k, it, phase = 0, lost, nst
     cdef bint limited, valid = False, last, changed
     cdef Ctx c
@@ -383,7 +410,8 @@ cdef void mathavan_2010(BallS* b, double ox, double oy, double R, double h, doub
     if w2 > scale:
         scale = w2
     c.zeps = ZERO * scale
-    zeps2 = c.zeps * c.zeps
+    c.zeps2 = c.zeps * c.zeps
+    zeps2 = c.zeps2
     stiff[0] = STIFF / (3.5 * mu_w)
     stiff[1] = STIFF / (3.5 * mu_s * c.nmax)
     c.mode[0] = SLIP
@@ -395,6 +423,7 @@ cdef void mathavan_2010(BallS* b, double ox, double oy, double R, double h, doub
     c.hint[2] = 1.0
     c.hint[3] = 0.0
     hb = X[1] / steps
+    inv_hb = steps / X[1]
     for it in range(MAX_ITER + 8 * steps + 16):
         limited = it < MAX_ITER
         # contacts whose slip is zero decide between sticking and slipping on
@@ -464,8 +493,8 @@ cdef void mathavan_2010(BallS* b, double ox, double oy, double R, double h, doub
             hs = prem
             last = True
         elif prem < INFINITY:
-            nst = <int> ceil(prem / hb - 1e-9)
-            if prem / nst < hs:
+            nst = <int> (prem * inv_hb - 1e-9) + 1     # base steps left, rounded up
+            if prem < hs * nst:
                 hs = prem / nst
                 last = nst == 1
         valid = not _bs3(&c, X, k1, hs, d, Y, kY, fY, dY, mY)

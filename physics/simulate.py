@@ -90,7 +90,13 @@ def simulate(
     [1, 1_000_000]).
     Sources and models: physics/README.md.
     """
-    return _engine.run(*_prepare(table, balls, shot, cushion_model, ball_model, max_events))
+    if not isinstance(table, Table):
+        table = get_table(table)
+    bm, cm = _model_codes(table, cushion_model, ball_model, max_events)
+    if not isinstance(shot, Shot) and not (isinstance(shot, (list, tuple)) and shot):
+        raise ValueError(f"shot: must be a Shot or a non-empty sequence of Shots, got {shot!r}")
+    return _engine.simulate(_geometry(table), balls, shot, Shot, OVERLAP_TOL, V0_MAX, MISCUE_LIMIT, THETA_MAX_DEG,
+                            bm, cm, max_events)
 
 
 def on_playing_surface(table: Union[Table, str], r: Tuple[float, float]) -> bool:
@@ -119,10 +125,9 @@ def simulate_with_snapshots(table, balls, shot, **kw):
     return _engine.run(*args, snapshots=True)
 
 
-def _prepare(table, balls, shot, cushion_model, ball_model, max_events):
-    """Validate the arguments of :func:`simulate`; return the positional arguments of ``engine.run``."""
-    if not isinstance(table, Table):
-        table = get_table(table)
+def _model_codes(table, cushion_model, ball_model, max_events):
+    """The engine's codes of the ball and cushion models; ValueError for an unknown model name or
+    a bad ``max_events``."""
     if cushion_model is None:
         cushion_model = table.default_cushion_model
     cm = _engine.CUSHION_MODELS.get(cushion_model) if isinstance(cushion_model, str) else None
@@ -133,6 +138,14 @@ def _prepare(table, balls, shot, cushion_model, ball_model, max_events):
         raise ValueError(f"ball_model: unknown model {ball_model!r}; expected one of {list(BALL_MODELS)}")
     if type(max_events) is not int or not (1 <= max_events <= MAX_EVENTS_LIMIT):
         raise ValueError(f"max_events: must be an int in [1, {MAX_EVENTS_LIMIT}], got {max_events!r}")
+    return bm, cm
+
+
+def _prepare(table, balls, shot, cushion_model, ball_model, max_events):
+    """Validate the arguments of :func:`simulate`; return the positional arguments of ``engine.run``."""
+    if not isinstance(table, Table):
+        table = get_table(table)
+    bm, cm = _model_codes(table, cushion_model, ball_model, max_events)
     if isinstance(shot, Shot):
         shots = [shot]
     elif isinstance(shot, (list, tuple)) and shot:
