@@ -40,6 +40,9 @@ def main() -> int:
     ap.add_argument("--hold", type=float, default=30.0, help="measured seconds per step")
     ap.add_argument("--warmup", type=float, default=10.0, help="seconds after opening a step's tables")
     ap.add_argument("--port", type=int, default=8798)
+    ap.add_argument("--redis-url", default=None,
+                    help="a Redis on this machine (e.g. redis://127.0.0.1:6379/13) instead of the embedded one "
+                         "(which keeps an append-only file fsynced every second)")
     ap.add_argument("--profile", action="store_true", help="py-spy the server during every step (var/capacity/profile-N.txt); the last one is summarised")
     args = ap.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -53,7 +56,9 @@ def main() -> int:
     ncpu = os.cpu_count() or 1
     server_cpus, load_cpus = ([0], [1]) if ncpu >= 2 else (None, None)
     data_dir = os.path.join(OUT, "redis")
-    server = start_server(args.port, data_dir, cpus=server_cpus, log_path=os.path.join(OUT, "server.log"), grace_s=2.0)
+    prefix = f"capacity-{os.getpid()}:"
+    server = start_server(args.port, data_dir, cpus=server_cpus, log_path=os.path.join(OUT, "server.log"), grace_s=2.0,
+                          redis_url=args.redis_url, key_prefix=prefix)
     redis_pids = embedded_redis_pids(data_dir)
     if load_cpus:  # Redis is a service of its own: keep it off the server's core
         for pid in redis_pids:
@@ -97,6 +102,8 @@ def main() -> int:
         except Exception as exc:
             empty = f"FAILED: {exc}"
         stop_server(server, data_dir=data_dir)
+        if args.redis_url:
+            drop_keys(args.redis_url, prefix)
     held = [r for r in rows if r["p99_ms"] <= 50.0 and not r["errors"]]
     if held:
         best = held[-1]
@@ -111,6 +118,19 @@ def main() -> int:
         print(line)
     print(empty)
     return 0 if empty.startswith("server empty") else 1
+
+
+def drop_keys(url: str, prefix: str) -> None:
+    """Delete this run's keys (match records and all) from an external Redis."""
+    import redis
+
+    r = redis.Redis.from_url(url)
+    try:
+        keys = list(r.scan_iter(match=prefix + "*", count=1000))
+        for i in range(0, len(keys), 1000):
+            r.delete(*keys[i:i + 1000])
+    finally:
+        r.close()
 
 
 def summarize_profile(out: str):

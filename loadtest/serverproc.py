@@ -30,10 +30,12 @@ GAUGES = ("billar_connections", "billar_tables_active", "billar_spectators", "bi
 
 
 def start_server(port: int, data_dir: str, cpus: Optional[Sequence[int]] = None, log_path: Optional[str] = None,
-                 grace_s: float = 60.0, fresh: bool = True) -> subprocess.Popen:
+                 grace_s: float = 60.0, fresh: bool = True, redis_url: Optional[str] = None,
+                 key_prefix: Optional[str] = None) -> subprocess.Popen:
     """Start ``billar serve`` on 127.0.0.1:``port``; returns the process once ``/healthz`` answers (60 s at most).
 
-    ``fresh`` empties ``data_dir`` first (no table restored from an earlier run). Raises
+    ``fresh`` empties ``data_dir`` first (no table restored from an earlier run). ``redis_url``:
+    use that Redis (on this machine) instead of the embedded one, under ``key_prefix``. Raises
     ``RuntimeError`` when the server does not come up.
     """
     if fresh and os.path.isdir(data_dir):
@@ -41,6 +43,8 @@ def start_server(port: int, data_dir: str, cpus: Optional[Sequence[int]] = None,
     os.makedirs(data_dir, exist_ok=True)
     cmd = [BILLAR, "serve", "--host", "127.0.0.1", "--port", str(port), "--data-dir", data_dir, "--grace", str(grace_s),
            "--log-level", "WARNING"]
+    if redis_url:
+        cmd += ["--redis-url", redis_url, "--key-prefix", key_prefix or f"capacity-{os.getpid()}:"]
     if cpus:
         cmd = ["taskset", "-c", ",".join(str(c) for c in cpus)] + cmd
     out = open(log_path, "w") if log_path else subprocess.DEVNULL

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import signal
 
 from server import logs
@@ -67,11 +68,30 @@ def worker_argv(args: argparse.Namespace) -> list:
     return out
 
 
+GC_THRESHOLDS = (100_000, 50, 100)
+"""Garbage-collector thresholds of a serving process (CPython's default is (700, 10, 10)).
+
+With thousands of connections a full collection walks millions of live objects and stops the
+event loop for hundreds of milliseconds: bench/capacity.py measured the p99 shot-to-broadcast
+latency at 1,000 tables (4,000 connections) fall from 540-620 ms to 44 ms with these
+thresholds (and from about 100 ms with no collector at all, the remaining stalls being others).
+Reference cycles are still collected, only less often."""
+
+
+def tune_gc() -> None:
+    """Move what exists after start-up out of the collector's sight (``gc.freeze``) and make
+    collections rarer (:data:`GC_THRESHOLDS`)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
 async def run(settings) -> int:
     from server.app import Server
 
     server = Server(settings)
     await server.start()
+    tune_gc()
     print(f"billar serving on http://{settings.host}:{server.port} (WebSocket /ws)", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

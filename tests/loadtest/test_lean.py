@@ -33,3 +33,18 @@ def test_lean_generator_step_and_server_back_to_empty(tmp_path):
         assert gauges["billar_tables_active"] == 0 and gauges["billar_connections"] == 0
     finally:
         stop_server(server, data_dir=str(tmp_path / "redis"))
+
+
+def test_serving_process_collects_garbage_rarely():
+    import gc
+
+    from server.serve import GC_THRESHOLDS, tune_gc
+
+    before = gc.get_threshold()
+    try:
+        tune_gc()
+        assert gc.get_threshold() == GC_THRESHOLDS and GC_THRESHOLDS[0] > 100 * before[0] // 10
+        assert gc.get_freeze_count() > 0  # start-up objects moved out of the collector's sight
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
