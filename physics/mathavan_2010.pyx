@@ -507,7 +507,7 @@ cdef void mathavan_2010(BallS* b, double ox, double oy, double R, double h, doub
                 X[1] = 0.0
                 target = X[5] * (1.0 - e * e)
                 phase = 1
-                valid = False
+                # the rates at Y stand for those at X (the correction dl is a small fraction of a step)
                 if e <= 0.0:
                     break
                 continue
