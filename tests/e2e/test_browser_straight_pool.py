@@ -25,11 +25,12 @@ def new_page(browser, live_server, name, dpr=1, width=1360, height=860):
 
 
 def free_point(table, layout, away=0.1):
-    """A point of the bed at least ``away`` m from every ball, the spots and the head string."""
+    """A point of the bed at least ``away`` m from every ball and the spots, in front of the head string
+    (the kitchen is shaded while the cue ball is in hand there)."""
     for i in range(1, 12):
         for j in range(1, 6):
             x, y = table.length * i / 12 + 0.013, table.width * j / 6 + 0.017
-            if abs(x - table.head_string_x) < 0.02:
+            if x < table.head_string_x + 0.02:
                 continue
             if all(math.hypot(x - p[0], y - p[1]) > away for p in layout.values()):
                 return (x, y)
