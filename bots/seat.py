@@ -71,6 +71,7 @@ class SeatPlay:
         self.state_v: Optional[int] = None  # version of the last message that carried a position
         self.seats_full = False
         self.over = False
+        self.mirror_game: Optional[int] = None  # the game number of the table's last snapshot
 
     def feed(self, msg: Dict[str, Any], now: float) -> Feedback:
         """Take one decoded server message received at ``now`` (s)."""

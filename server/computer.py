@@ -24,7 +24,6 @@ import asyncio
 import logging
 import random
 import secrets
-import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Dict, Optional
 

@@ -21,7 +21,7 @@ def pool_at(balls: Mapping[int, tuple], *, to_act: int = 0, in_hand: Optional[st
     return game_from_state(st)
 
 
-async def counters_back_to_zero(srv: Server, timeout: float = 10.0) -> dict:
+async def counters_back_to_zero(srv, timeout: float = 10.0) -> dict:
     """Wait until the server holds no connection, table or spectator and its lobby is empty; returns the gauges."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout

@@ -153,7 +153,6 @@ def test_levels_and_execution_noise():
 def test_break_ball_after_a_rerack_is_potted_and_opens_the_rack():
     base = new_game("straight_pool", {"breaker": 0}, 3)
     rack = base.rack_positions(list(range(1, 15)), False)  # fourteen balls, apex empty (R21)
-    T = base.table
     ob, cue = (1.65, 0.35), (1.20, 0.45)  # the break ball below the rack, a cut into the foot-right corner
     balls = dict(rack)
     balls.update({15: ob, 0: cue})

@@ -6,7 +6,6 @@ import asyncio
 import os
 import sys
 
-import pytest
 
 from bots.engine import Player
 from bots.selfplay import play_game
