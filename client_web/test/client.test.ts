@@ -4,7 +4,7 @@
  * the create-table configuration and the shareable links.
  */
 import { describe, expect, test } from "vitest";
-import { firstContact, normDeg, placeInHand } from "../src/aim/contact";
+import { firstContact, normDeg, placeInHand, placementProblem } from "../src/aim/contact";
 import { TableModel } from "../src/game/model";
 import { Playback } from "../src/game/playback";
 import { decodeMessage } from "../src/protocol/codec";
@@ -67,12 +67,95 @@ describe("ball in hand", () => {
   const kitchen = { region: "kitchen", x_max: pool.head_string_x - 1e-6 };
   test("the kitchen limits x; the bed limits both coordinates", () => {
     expect(placeInHand([1.5, 0.6], R, pool, kitchen, new Map())).toEqual([kitchen.x_max, 0.6]);
-    expect(placeInHand([-1, 5], R, pool, kitchen, new Map())).toEqual([R, pool.width - R]);
+    expect(placeInHand([0.3, -1], R, pool, kitchen, new Map())).toEqual([0.3, R]);
+    expect(placeInHand([-1, 0.6], R, pool, kitchen, new Map())).toEqual([R, 0.6]);
     expect(placeInHand([1.5, 0.6], R, pool, { region: "table" }, new Map())).toEqual([1.5, 0.6]);
   });
   test("never on another ball", () => {
     expect(placeInHand([0.3, 0.6], R, pool, kitchen, new Map([[4, [0.3 + 1.5 * R, 0.6] as Vec2]]))).toBeNull();
     expect(placeInHand([0.3, 0.6], R, pool, kitchen, new Map([[4, [0.3 + 2.1 * R, 0.6] as Vec2]]))).toEqual([0.3, 0.6]);
+  });
+
+  // The server's verdict (rules/straight_pool.py _check_placement, through test/reference.py) on
+  // the points the client places a ball at when it is dragged into each corner and pocket.
+  const xMax: Record<string, number> = reference("kitchen");
+  const sizes: [string, Preset][] = [["9ft", presets["pool-9ft"]], ["8ft", presets["pool-8ft"]], ["7ft", presets["pool-7ft"]]];
+  const dragTargets = (p: Preset): Vec2[] => [
+    [-1, -1], [-1, p.width + 1], [p.length + 1, -1], [p.length + 1, p.width + 1], // far beyond each corner
+    [0, 0], [0, p.width], [p.length, 0], [p.length, p.width], // onto the corners
+    [R, R], [R, p.width - R], // the bed's own corners
+    ...p.pockets.map((pk) => pk.centre), // onto every pocket
+    ...p.jaws.map((j) => j.centre), // onto every jaw
+  ];
+
+  test("dragged into a corner of the kitchen, the ball leaves the corner pocket's circle along its radius", () => {
+    const hr = pool.pockets.find((pk) => pk.name === "HR")!;
+    const q = placeInHand([-1, -1], R, pool, { region: "kitchen", x_max: xMax["9ft"] }, new Map())!;
+    // (R, R) lies inside HR's circle (centre (-2.0 mm, -2.0 mm), radius 60 mm): the ball goes out
+    // along the diagonal to 60 mm + 1 um from the centre.
+    expect(Math.hypot(R - hr.centre[0], R - hr.centre[1])).toBeLessThan(hr.radius);
+    expect(q[0]).toBeCloseTo(hr.centre[0] + (hr.radius + 1e-6) / Math.SQRT2, 12);
+    expect(q[1]).toBeCloseTo(q[0], 12);
+    expect(q[0]).toBeCloseTo(0.040412, 6);
+    expect(placementProblem([R, R], R, pool, kitchen, new Map())).toBe("pocket");
+    expect(placementProblem(q, R, pool, kitchen, new Map())).toBeNull();
+  });
+
+  test("every drag into a corner or a pocket ends where the server accepts the cue ball (kitchen and whole bed, 7-9 ft)", () => {
+    const asked: { table: string; at: Vec2 }[] = [];
+    const whole: { table: string; at: Vec2 }[] = [];
+    for (const [size, p] of sizes) {
+      const region = { region: "kitchen", x_max: xMax[size] };
+      for (const w of dragTargets(p)) {
+        const q = placeInHand(w, R, p, region, new Map());
+        expect(q, `${size} kitchen drag to ${w}`).not.toBeNull();
+        expect(placementProblem(q!, R, p, region, new Map())).toBeNull();
+        expect(q![0]).toBeLessThanOrEqual(xMax[size]);
+        asked.push({ table: size, at: q! });
+        const t = placeInHand(w, R, p, { region: "table" }, new Map());
+        expect(t, `${size} drag to ${w}`).not.toBeNull();
+        expect(placementProblem(t!, R, p, { region: "table" }, new Map())).toBeNull();
+        whole.push({ table: size, at: t! });
+      }
+    }
+    const verdicts = reference("placement", JSON.stringify(asked));
+    verdicts.forEach((v: any, i: number) => expect(v, JSON.stringify(asked[i])).toEqual({ surface: true, ok: true }));
+    // A ball in hand on the whole bed (no kitchen): the surface test the server applies.
+    const surf = reference("placement", JSON.stringify(whole));
+    surf.forEach((v: any, i: number) => expect(v.surface, JSON.stringify(whole[i])).toBe(true));
+    // Each placed point is the nearest accepted one: no more than a ball radius from the bed
+    // corner or pocket it was dragged to, clamped into the bed.
+    const q = placeInHand([pool.length, 0], R, pool, { region: "table" }, new Map())!;
+    expect(Math.hypot(q[0] - (pool.length - R), q[1] - R)).toBeLessThan(R);
+  });
+
+  test("the ported predicate gives the server's verdict on a grid over the head corners and the kitchen limit", () => {
+    const pts: { table: string; at: Vec2 }[] = [];
+    for (const [size, p] of sizes) {
+      for (let i = 0; i <= 12; i++) {
+        for (let j = 0; j <= 12; j++) {
+          const x = -0.01 + i * 0.008;
+          pts.push({ table: size, at: [x, -0.01 + j * 0.008] });
+          pts.push({ table: size, at: [x, p.width + 0.01 - j * 0.008] });
+          pts.push({ table: size, at: [xMax[size] - 0.048 + i * 0.008, -0.01 + j * 0.008] });
+        }
+      }
+      pts.push({ table: size, at: [xMax[size], p.width / 2] }, { table: size, at: [xMax[size] + 1e-9, p.width / 2] });
+    }
+    const verdicts = reference("placement", JSON.stringify(pts));
+    let refused = 0;
+    const kinds = new Set<string>();
+    pts.forEach(({ table, at }, i) => {
+      const p = sizes.find(([s]) => s === table)![1];
+      const mine = placementProblem(at, R, p, { region: "kitchen", x_max: xMax[table] }, new Map());
+      expect(mine === null, `${table} ${at}: client ${mine}, server ${verdicts[i].message}`).toBe(verdicts[i].ok);
+      if (mine) {
+        refused++;
+        kinds.add(mine);
+      }
+    });
+    expect(refused).toBeGreaterThan(100);
+    expect([...kinds].sort()).toEqual(["kitchen", "off_bed", "pocket"]);
   });
 });
 

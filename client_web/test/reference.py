@@ -7,6 +7,12 @@ Modes (argv[1]):
             "value"}], "inbound": [...], "outbound_types": [...], "inbound_types": [...]}
   parse     read hex-encoded client frames (one per line) on stdin and print, for each, the
             validated message map (protocol.decode_client(...).to_wire()) or {"error": code, "field"}
+  placement read [{"table": "9ft"|"8ft"|"7ft", "at": [x, y]}] on stdin and print, for each, the
+            server's verdict on a 14.1 cue ball in hand there (a fresh game's
+            StraightPool._check_placement, the rack on the table): {"ok": true} or {"error": code,
+            "message"}, plus "surface": Table.on_bed and physics.simulate.on_playing_surface
+  kitchen   print {"9ft"|"8ft"|"7ft": x_max}: the kitchen limit the server sends with a cue ball in
+            hand (rules/spotting.py kitchen_x_max)
 
 Nothing here is test logic: it only exposes the reference implementation to the TypeScript tests.
 """
@@ -123,6 +129,25 @@ def parse(lines):
     return out
 
 
+def placement(items):
+    from physics.simulate import on_playing_surface
+    from rules.base import IllegalAction
+    from rules.registry import new_game
+
+    out = []
+    for it in items:
+        g = new_game("straight_pool", {"target_points": 25, "breaker": 0, "table": it["table"]}, 7)
+        at = tuple(it["at"])
+        row = {"surface": bool(g.table.on_bed(at) and on_playing_surface(g.table, at))}
+        try:
+            g._check_placement(list(at))
+            row["ok"] = True
+        except IllegalAction as exc:
+            row.update(ok=False, error=exc.code, message=str(exc))
+        out.append(row)
+    return out
+
+
 if __name__ == "__main__":
     mode = sys.argv[1]
     if mode == "presets":
@@ -131,6 +156,13 @@ if __name__ == "__main__":
         res = samples()
     elif mode == "parse":
         res = parse(sys.stdin.read().splitlines())
+    elif mode == "kitchen":
+        from rules.spotting import kitchen_x_max
+        from rules.straight_pool import TABLE_PRESETS
+
+        res = {k: kitchen_x_max(get_table(v)) for k, v in TABLE_PRESETS.items()}
+    elif mode == "placement":
+        res = placement(json.loads(sys.stdin.read()))
     else:
         raise SystemExit(f"unknown mode {mode!r}")
     json.dump(res, sys.stdout, allow_nan=False)

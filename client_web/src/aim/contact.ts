@@ -90,17 +90,105 @@ export interface InHandRegion {
   x_max?: number;
 }
 
+/** Tolerances of the server's placement test: `Table.on_bed` (physics/table.py, 1e-9 m),
+ * `OVERLAP_TOL` (physics/simulate.py, 1 um) and `_EPS_TOUCH` (rules/spotting.py, 1e-9 m). */
+const ON_BED_TOL = 1e-9;
+const OVERLAP_TOL = 1e-6;
+const EPS_TOUCH = 1e-9;
+/** Clearance the client keeps beyond each limit when it moves a dragged ball (m): invisible, and
+ * it keeps the placed point clear of the server's strict inequalities after rounding. */
+const MARGIN = 1e-6;
+
+/** Why the server would refuse a ball in hand at `c`, or null when it accepts it. */
+export type PlacementProblem = "off_bed" | "pocket" | "jaw" | "cushion" | "kitchen" | "ball";
+
 /**
- * Where a ball in hand may be placed: on the bed (centre at least R inside every cushion nose),
- * behind `x_max` for the kitchen, and not overlapping another ball. Returns the clamped point, or
- * null when it would overlap a ball.
+ * The server's test of a ball-in-hand position, ported from rules/straight_pool.py
+ * `_check_placement`: `Table.on_bed` (physics/table.py: the centre at least R inside the cushion
+ * noses' rectangle, tolerance 1e-9 m), then `on_playing_surface` (physics/simulate.py, i.e.
+ * `_surface_problem` in physics/engine.pyx with tol = 1e-6 m: the centre outside every pocket
+ * circle, the ball overlapping no jaw or straight cushion segment by more than tol; its pocket
+ * mouth test never matters here because on_bed already keeps the centre inside the rectangle),
+ * then the kitchen limit `x <= x_max` (rules/spotting.py `behind_head_string`; the server sends
+ * `kitchen_x_max` as `in_hand.x_max`), then `overlaps_any` (rules/spotting.py: centres closer
+ * than 2R - 1e-9 m). `c` and the ball centres in metres, `R` the ball radius (m).
+ */
+export function placementProblem(c: Vec2, R: number, p: Preset, region: InHandRegion, others: Map<number, Vec2>): PlacementProblem | null {
+  const [x, y] = c;
+  if (!(Number.isFinite(x) && Number.isFinite(y))) return "off_bed";
+  if (!(R - ON_BED_TOL <= x && x <= p.length - R + ON_BED_TOL && R - ON_BED_TOL <= y && y <= p.width - R + ON_BED_TOL)) return "off_bed";
+  for (const pk of p.pockets) {
+    const dx = x - pk.centre[0];
+    const dy = y - pk.centre[1];
+    if (dx * dx + dy * dy < pk.radius * pk.radius) return "pocket";
+  }
+  for (const j of p.jaws) {
+    const dx = x - j.centre[0];
+    const dy = y - j.centre[1];
+    const d = j.radius + R - OVERLAP_TOL;
+    if (dx * dx + dy * dy < d * d) return "jaw";
+  }
+  for (const s of p.cushions) {
+    const len = Math.hypot(s.p2[0] - s.p1[0], s.p2[1] - s.p1[1]);
+    const u = ((x - s.p1[0]) * (s.p2[0] - s.p1[0]) + (y - s.p1[1]) * (s.p2[1] - s.p1[1])) / len;
+    if (u < 0 || u > len) continue;
+    if (s.normal[0] * (x - s.p1[0]) + s.normal[1] * (y - s.p1[1]) - R < -OVERLAP_TOL) return "cushion";
+  }
+  if (region.region === "kitchen" && region.x_max !== undefined && !(x <= region.x_max)) return "kitchen";
+  for (const q of others.values()) {
+    if (Math.hypot(q[0] - x, q[1] - y) < 2 * R - EPS_TOUCH) return "ball";
+  }
+  return null;
+}
+
+/**
+ * Where a dragged ball in hand goes: the nearest point to `want` (m) that the server accepts
+ * (see `placementProblem`). The point is clamped into the bed (centre at least R inside every
+ * cushion nose) and behind `x_max` for the kitchen, then pushed out of any pocket circle, jaw or
+ * cushion facing it would enter (a corner of the bed, (R, R), lies inside the corner pocket's
+ * circle: it goes out along the circle's radius), a few rounds until nothing moves it. Returns
+ * null when the result would still be refused, e.g. when it overlaps another ball (the caller
+ * keeps the previous placement).
  */
 export function placeInHand(want: Vec2, R: number, p: Preset, region: InHandRegion, others: Map<number, Vec2>): Vec2 | null {
   const xmax = Math.min(p.length - R, region.region === "kitchen" && region.x_max !== undefined ? region.x_max : Infinity);
-  const x = Math.min(Math.max(want[0], R), xmax);
-  const y = Math.min(Math.max(want[1], R), p.width - R);
-  for (const q of others.values()) {
-    if (Math.hypot(q[0] - x, q[1] - y) < 2 * R + 1e-6) return null;
+  const clampX = (v: number) => Math.min(Math.max(v, R), xmax);
+  const clampY = (v: number) => Math.min(Math.max(v, R), p.width - R);
+  let x = clampX(want[0]);
+  let y = clampY(want[1]);
+  // Out of a circle of radius rho around q, along its radius (the nearest point outside it), to
+  // rho + margin from q.
+  const outOf = (q: Vec2, rho: number, margin: number): boolean => {
+    const dx = x - q[0];
+    const dy = y - q[1];
+    const d = Math.hypot(dx, dy);
+    if (d >= rho) return false;
+    const k = (rho + margin) / (d || 1);
+    x = clampX(q[0] + (d ? dx : 1) * k);
+    y = clampY(q[1] + (d ? dy : 1) * k);
+    return true;
+  };
+  for (let round = 0; round < 8; round++) {
+    let moved = false;
+    // The server refuses a centre strictly inside a pocket circle, a ball overlapping a jaw or a
+    // cushion by more than OVERLAP_TOL: leave a margin at the pocket, touch jaws and cushions.
+    for (const pk of p.pockets) moved = outOf(pk.centre, pk.radius, MARGIN) || moved;
+    for (const j of p.jaws) moved = outOf(j.centre, j.radius + R, 0) || moved;
+    for (const s of p.cushions) {
+      const ex = s.p2[0] - s.p1[0];
+      const ey = s.p2[1] - s.p1[1];
+      const u = ((x - s.p1[0]) * ex + (y - s.p1[1]) * ey) / (ex * ex + ey * ey);
+      if (u < 0 || u > 1) continue;
+      const gap = s.normal[0] * (x - s.p1[0]) + s.normal[1] * (y - s.p1[1]) - R;
+      if (gap >= 0) continue;
+      x = clampX(x - gap * s.normal[0]);
+      y = clampY(y - gap * s.normal[1]);
+      moved = true;
+    }
+    if (!moved) break;
   }
-  return [x, y];
+  for (const q of others.values()) {
+    if (Math.hypot(q[0] - x, q[1] - y) < 2 * R + MARGIN) return null;
+  }
+  return placementProblem([x, y], R, p, region, others) === null ? [x, y] : null;
 }
