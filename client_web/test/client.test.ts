@@ -12,6 +12,7 @@ import type { Preset, Vec2 } from "../src/protocol/messages";
 import { parseRoute } from "../src/route";
 import { clampTip } from "../src/ui/controls";
 import { configFromForm } from "../src/ui/lobby";
+import { replayZones } from "../src/ui/replay";
 import { normalizeScoreboard } from "../src/ui/scoreboard";
 import { pocketMouths } from "../src/view/render";
 import { Viewport } from "../src/view/viewport";
@@ -156,6 +157,27 @@ describe("ball in hand", () => {
     });
     expect(refused).toBeGreaterThan(100);
     expect([...kinds].sort()).toEqual(["kitchen", "off_bed", "pocket"]);
+  });
+});
+
+describe("replay: the carom zone lines of the live table", () => {
+  const zones = reference("zones");
+  const sim = { events: [] };
+  test("the record's zones are drawn at every stroke (balkline 47/2: 9 balk spaces and 8 anchors)", () => {
+    const rec = { zones: zones.balkline_47_2, strokes: [{ player: 0, sim }, { player: 1, sim }] };
+    expect(zones.balkline_47_2).toHaveLength(17);
+    expect(replayZones(rec, 0)).toBe(zones.balkline_47_2);
+    expect(replayZones(rec, 1)).toBe(zones.balkline_47_2);
+    expect(replayZones(rec, 2)).toBe(zones.balkline_47_2); // after the last stroke
+  });
+  test("a stroke's own zones win (a pentathlon record changes discipline); none for pool or three-cushion", () => {
+    const rec = { zones: zones.libre, strokes: [{ player: 0, zones: zones.libre }, { player: 1, zones: zones.balkline_47_2 }, { player: 0, zones: zones.three_cushion }] };
+    expect(replayZones(rec, 0)!.map((z) => z.kind)).toEqual(["corner", "corner", "corner", "corner"]);
+    expect(replayZones(rec, 1)).toBe(zones.balkline_47_2);
+    expect(zones.three_cushion).toEqual([]);
+    expect(replayZones(rec, 2)).toBeNull();
+    expect(replayZones({ strokes: [{ player: 0 }] }, 0)).toBeNull();
+    expect(replayZones({}, 0)).toBeNull();
   });
 });
 

@@ -11,6 +11,8 @@ Modes (argv[1]):
             server's verdict on a 14.1 cue ball in hand there (a fresh game's
             StraightPool._check_placement, the rack on the table): {"ok": true} or {"error": code,
             "message"}, plus "surface": Table.on_bed and physics.simulate.on_playing_surface
+  zones     print {discipline: new_game(discipline).table_zones()} for libre, balkline_47_2 and
+            three_cushion: the zone shapes the server sends in a game state
   kitchen   print {"9ft"|"8ft"|"7ft": x_max}: the kitchen limit the server sends with a cue ball in
             hand (rules/spotting.py kitchen_x_max)
 
@@ -156,6 +158,10 @@ if __name__ == "__main__":
         res = samples()
     elif mode == "parse":
         res = parse(sys.stdin.read().splitlines())
+    elif mode == "zones":
+        from rules.registry import new_game
+
+        res = {d: new_game(d, {}, 7).table_zones() for d in ("libre", "balkline_47_2", "three_cushion")}
     elif mode == "kitchen":
         from rules.spotting import kitchen_x_max
         from rules.straight_pool import TABLE_PRESETS

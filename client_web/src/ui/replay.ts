@@ -6,7 +6,7 @@
 
 import { ShotLog, clothOf } from "../physics/shotlog";
 import { POCKETED } from "../physics/motion";
-import type { Preset } from "../protocol/messages";
+import type { Preset, ZoneShape } from "../protocol/messages";
 import { disciplineLabel } from "../game/names";
 import { Board, BallView } from "./board";
 import { h } from "./dom";
@@ -20,6 +20,22 @@ interface RecordStroke {
   lag?: boolean;
   timeout?: boolean;
   forfeit?: string;
+  /** the carom zones in force when the stroke was played (a multi-discipline match changes them) */
+  zones?: ZoneShape[] | null;
+}
+
+/**
+ * The carom zone chalk lines to draw at stroke `i` of a record (rules/zones.py ZoneSet.to_json,
+ * the shapes the live table receives in its game state): the stroke's own `zones` when the record
+ * keeps them per stroke (pentathlon and triathlon change discipline within one record), else the
+ * record's `zones`; null when neither says (a pool game, or a record written without them).
+ * Past the last stroke, the last stroke's.
+ */
+export function replayZones(rec: { zones?: ZoneShape[] | null; strokes?: RecordStroke[] }, i: number): ZoneShape[] | null {
+  const strokes = rec.strokes ?? [];
+  const s = strokes[Math.min(i, strokes.length - 1)];
+  const z = s && Array.isArray(s.zones) ? s.zones : Array.isArray(rec.zones) ? rec.zones : null;
+  return z && z.length ? z : null;
 }
 
 export class ReplayView {
@@ -35,6 +51,7 @@ export class ReplayView {
   private anim: { log: ShotLog; start: number; end: number } | null = null;
   private autoplay = false;
   private preset: Preset | null = null;
+  private rec: { zones?: ZoneShape[] | null; strokes?: RecordStroke[] } = {};
   private speed = 1;
   private frame = 0;
 
@@ -99,7 +116,7 @@ export class ReplayView {
     this.strokes = rec.strokes ?? [];
     this.logs = this.strokes.map((s) => (s.sim ? ShotLog.fromSimJson(s.sim, cloth) : null));
     this.board.preset = this.preset;
-    this.board.zones = rec.zones ?? null;
+    this.rec = { zones: rec.zones, strokes: this.strokes };
     const res = rec.result;
     this.status.textContent = `${disciplineLabel(rec.discipline)}: ${this.players.join(" vs ")}${res && Array.isArray(res.scores) ? ` \u2014 final ${res.scores.join(" : ")}` : ""}`;
     this.list.replaceChildren(
@@ -135,6 +152,7 @@ export class ReplayView {
   }
 
   private showBefore(i: number): void {
+    this.board.zones = replayZones(this.rec, i);
     this.board.balls = this.layoutBefore(i);
     this.board.allWhite = !!this.strokes[i]?.lag && this.preset?.kind === "pool";
     this.board.invalidate();
@@ -165,6 +183,7 @@ export class ReplayView {
     this.index = i;
     this.mark(i);
     const log = this.logs[i];
+    this.board.zones = replayZones(this.rec, i);
     this.board.allWhite = !!this.strokes[i]?.lag && this.preset?.kind === "pool";
     if (!log) {
       this.showBefore(i + 1);
