@@ -13,7 +13,7 @@ import { parseRoute } from "../src/route";
 import { clampTip } from "../src/ui/controls";
 import { configFromForm } from "../src/ui/lobby";
 import { replayZones } from "../src/ui/replay";
-import { normalizeScoreboard } from "../src/ui/scoreboard";
+import { normalizeScoreboard, rulingText } from "../src/ui/scoreboard";
 import { pocketMouths } from "../src/view/render";
 import { Viewport } from "../src/view/viewport";
 import { hexToBytes, reference } from "./reference";
@@ -178,6 +178,59 @@ describe("replay: the carom zone lines of the live table", () => {
     expect(replayZones(rec, 2)).toBeNull();
     expect(replayZones({ strokes: [{ player: 0 }] }, 0)).toBeNull();
     expect(replayZones({}, 0)).toBeNull();
+  });
+});
+
+describe("ruling texts name the players, not the seats", () => {
+  const texts: Record<string, string[]> = reference("rulings");
+  const names = ["Ann", "Bob"];
+  test("14.1: the referee's A and B (rules/straight_pool.py SEAT_NAMES) become the names in those seats", () => {
+    const w = (t: string) => rulingText({ text: t } as any, "straight_pool", names);
+    expect(w("Breaking foul, -2: B chooses")).toBe("Breaking foul, -2: Bob chooses");
+    expect(w("Scored 1 (12 in HR); B continues")).toBe("Scored 1 (12 in HR); Bob continues");
+    expect(w("Foul: cue ball pocketed, -1; A has ball in hand behind the head string")).toBe(
+      "Foul: cue ball pocketed, -1; Ann has ball in hand behind the head string",
+    );
+    expect(w("Scored 1 (14 in HR): B wins 20 to 14")).toBe("Scored 1 (14 in HR): Bob wins 20 to 14");
+    // templates of rules/straight_pool.py that the recorded game does not reach
+    expect(w("A's lag is bad (hit the side rail); B wins the lag and chooses who breaks")).toBe(
+      "Ann's lag is bad (hit the side rail); Bob wins the lag and chooses who breaks",
+    );
+    expect(w("A chooses B to break")).toBe("Ann chooses Bob to break");
+    expect(w("B has all fifteen re-racked: A breaks again")).toBe("Bob has all fifteen re-racked: Ann breaks again");
+    expect(w("Third successive foul (cue ball pocketed), -16: all fifteen re-racked, A breaks")).toBe(
+      "Third successive foul (cue ball pocketed), -16: all fifteen re-racked, Ann breaks",
+    );
+    expect(w("A forfeits (resign): B wins")).toBe("Ann forfeits (resign): Bob wins");
+    // ball numbers and pocket names are left alone; an empty seat keeps the referee's word
+    expect(w("Miss: 11 not in SR; B to shoot")).toBe("Miss: 11 not in SR; Bob to shoot");
+    expect(rulingText({ text: "Safety; B to shoot" } as any, "straight_pool", ["Ann", null])).toBe("Safety; B to shoot");
+  });
+  test("carom: 'seat 0' / 'Seat 1' (rules/carom.py, rules/multi.py) become the names", () => {
+    const w = (t: string, d = "three_cushion") => rulingText({ text: t } as any, d, names);
+    expect(w("Lag won by seat 0 (seat 1: nearer the bottom cushion); seat 0 chooses who breaks")).toBe(
+      "Lag won by Ann (Bob: nearer the bottom cushion); Ann chooses who breaks",
+    );
+    expect(w("Seat 1 breaks and plays the white")).toBe("Bob breaks and plays the white");
+    expect(w("Carom, 1 point (run 2); Game over: seat 1 wins 9-10")).toBe("Carom, 1 point (run 2); Game over: Bob wins 9-10");
+    expect(
+      w("Carom, 1 point (run 3); Game 5 (three_cushion) over: draw 3-3; match over: seat 1 wins (2-8 in match points)", "pentathlon"),
+    ).toBe("Carom, 1 point (run 3); Game 5 (three_cushion) over: draw 3-3; match over: Bob wins (2-8 in match points)");
+    // a carom text has no A/B seat words (cushion B is not a seat)
+    expect(w("B breaks")).toBe("B breaks");
+  });
+  test("no seat word is left in any ruling of the recorded games, and nothing else changes", () => {
+    expect(texts.straight_pool.length).toBeGreaterThan(20);
+    for (const [d, list] of Object.entries(texts)) {
+      for (const t of list) {
+        const n = rulingText({ text: t } as any, d, names);
+        expect(n, t).not.toMatch(/(^|[\s(;:,])[AB](\s|'s)|\b[Ss]eat [01]\b/);
+        // the text with the names put back as the referee's words is the referee's text
+        const back = d === "straight_pool" ? n.replace(/Ann/g, "A").replace(/Bob/g, "B") : n.replace(/Ann/g, "seat 0").replace(/Bob/g, "seat 1");
+        expect(back.toLowerCase()).toBe(t.toLowerCase());
+      }
+    }
+    expect(rulingText({ text: "Lag won by seat 0 (seat 1: nearer)" } as any, "three_cushion")).toBe("Lag won by seat 0 (seat 1: nearer)");
   });
 });
 

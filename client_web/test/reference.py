@@ -13,6 +13,8 @@ Modes (argv[1]):
             "message"}, plus "surface": Table.on_bed and physics.simulate.on_playing_surface
   zones     print {discipline: new_game(discipline).table_zones()} for libre, balkline_47_2 and
             three_cushion: the zone shapes the server sends in a game state
+  rulings   print {"straight_pool"|"three_cushion"|"pentathlon": [text, ...]}: the distinct ruling
+            texts of the recorded games in tests/rules/data (the referees' own words)
   kitchen   print {"9ft"|"8ft"|"7ft": x_max}: the kitchen limit the server sends with a cue ball in
             hand (rules/spotting.py kitchen_x_max)
 
@@ -162,6 +164,16 @@ if __name__ == "__main__":
         from rules.registry import new_game
 
         res = {d: new_game(d, {}, 7).table_zones() for d in ("libre", "balkline_47_2", "three_cushion")}
+    elif mode == "rulings":
+        import gzip
+
+        res = {}
+        data = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "tests", "rules", "data")
+        for f in ("straight_pool_game", "carom_three_cushion_game", "carom_pentathlon_match"):
+            with gzip.open(os.path.join(data, f + ".json.gz"), "rt") as fh:
+                rec = json.load(fh)
+            texts = [s["ruling"]["text"] for s in rec["strokes"] if s.get("ruling") and s["ruling"].get("text")]
+            res[rec["discipline"]] = sorted(set(texts))
     elif mode == "kitchen":
         from rules.spotting import kitchen_x_max
         from rules.straight_pool import TABLE_PRESETS

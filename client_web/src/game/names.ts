@@ -63,6 +63,25 @@ export function decisionLabel(name: string, arg: unknown, seat: number | null): 
   }
 }
 
+/**
+ * A ruling's text with the player's name wherever it names a seat. The referees name seats by
+ * index: "A" / "B" in 14.1 (rules/straight_pool.py `SEAT_NAMES`, indexed by seat) and "seat 0" /
+ * "Seat 1" in the carom games (rules/carom.py, rules/multi.py). Only the display changes: the
+ * server's text stays as it is stored (records compare it). `names[seat]` is the name in that
+ * seat; a seat with no name keeps the referee's word. Single letters count as seats only in 14.1
+ * and only where the referee writes them: a word of its own followed by a space or "'s".
+ */
+export function namedRuling(text: string, discipline: string, names: readonly (string | null | undefined)[]): string {
+  const nameOf = (seat: number, word: string) => {
+    const n = names[seat];
+    return typeof n === "string" && n.trim() ? n : word;
+  };
+  if (DISCIPLINES.find((d) => d.id === discipline)?.kind === "pool") {
+    return text.replace(/(^|[\s(;:,])([AB])(?=\s|'s\b)/g, (_m, pre: string, w: string) => pre + nameOf(w === "A" ? 0 : 1, w));
+  }
+  return text.replace(/\b[Ss]eat ([01])\b/g, (m, k: string) => nameOf(Number(k), m));
+}
+
 export const PHASES: Record<string, string> = {
   lag: "Lag for the break",
   break: "Opening break",

@@ -7,7 +7,7 @@
 import { ShotLog, clothOf } from "../physics/shotlog";
 import { POCKETED } from "../physics/motion";
 import type { Preset, ZoneShape } from "../protocol/messages";
-import { disciplineLabel } from "../game/names";
+import { disciplineLabel, namedRuling } from "../game/names";
 import { Board, BallView } from "./board";
 import { h } from "./dom";
 
@@ -47,6 +47,8 @@ export class ReplayView {
   private strokes: RecordStroke[] = [];
   private logs: (ShotLog | null)[] = [];
   private players: string[] = ["", ""];
+  private names: (string | null)[] = [];
+  private discipline = "";
   private index = -1;
   private anim: { log: ShotLog; start: number; end: number } | null = null;
   private autoplay = false;
@@ -112,6 +114,8 @@ export class ReplayView {
       return;
     }
     const cloth = clothOf(this.preset);
+    this.names = Array.isArray(rec.players) ? rec.players : [];
+    this.discipline = typeof rec.discipline === "string" ? rec.discipline : "";
     this.players = (rec.players ?? []).map((p: string | null, i: number) => p ?? `Player ${i + 1}`);
     this.strokes = rec.strokes ?? [];
     this.logs = this.strokes.map((s) => (s.sim ? ShotLog.fromSimJson(s.sim, cloth) : null));
@@ -125,11 +129,16 @@ export class ReplayView {
           "li",
           { "data-index": i },
           h("button", { type: "button", class: "link", onclick: () => this.go(i) }, `${s.lag ? "Lag" : s.decision ? `Decision ${s.decision.name}` : s.timeout ? "Time-out" : s.forfeit ? `Forfeit (${s.forfeit})` : `${this.players[s.player ?? 0] ?? "?"}`}`),
-          s.ruling?.text ? h("span", { class: "r" }, ` ${s.ruling.text}`) : null,
+          s.ruling?.text ? h("span", { class: "r" }, ` ${this.words(s.ruling.text)}`) : null,
         ),
       ),
     );
     this.showBefore(0);
+  }
+
+  /** A ruling's text with the record's player names for the seats it names. */
+  private words(text: string): string {
+    return namedRuling(text, this.discipline, this.names);
   }
 
   private layoutBefore(i: number): BallView[] {
@@ -161,7 +170,7 @@ export class ReplayView {
   private mark(i: number): void {
     this.list.querySelectorAll("li").forEach((li) => li.classList.toggle("current", Number(li.dataset.index) === i));
     const r = this.strokes[i]?.ruling;
-    if (r?.scores) this.scores.textContent = `${this.players[0]} ${r.scores[0]} : ${r.scores[1]} ${this.players[1]}${r.text ? ` \u2014 ${r.text}` : ""}`;
+    if (r?.scores) this.scores.textContent = `${this.players[0]} ${r.scores[0]} : ${r.scores[1]} ${this.players[1]}${r.text ? ` \u2014 ${this.words(r.text)}` : ""}`;
   }
 
   private go(i: number): void {

@@ -6,7 +6,7 @@
  */
 
 import type { Clock, GameState, Ruling, SeatEntry } from "../protocol/messages";
-import { disciplineLabel, PHASES } from "../game/names";
+import { disciplineLabel, namedRuling, PHASES } from "../game/names";
 import { fmt, h, kids } from "./dom";
 
 export interface SeatLine {
@@ -137,10 +137,13 @@ export class Scoreboard {
   }
 }
 
-/** The ruling in words, e.g. "Foul: no rail after contact, -1". */
-export function rulingText(r: Ruling | null): string {
+/**
+ * The ruling in words, e.g. "Foul: no rail after contact, -1", with the players' names where it
+ * names a seat (`namedRuling`; `names[seat]`, none given: the referee's words).
+ */
+export function rulingText(r: Ruling | null, discipline = "", names: readonly (string | null | undefined)[] = []): string {
   if (!r) return "";
-  if (r.text) return r.text;
+  if (r.text) return namedRuling(r.text, discipline, names);
   if (r.foul) return `Foul: ${r.foul.replace(/_/g, " ")}${r.penalty ? `, -${r.penalty}` : ""}`;
   return "";
 }

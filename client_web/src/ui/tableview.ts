@@ -370,6 +370,11 @@ export class TableView {
     return balls;
   }
 
+  /** The ruling shown, in words, with the seated players' names for the seats it names. */
+  private rulingWords(): string {
+    return rulingText(this.shown?.ruling ?? null, this.model.discipline, this.model.seats.map((s) => s?.name));
+  }
+
   private othersThan(id: number | null): Map<number, Vec2> {
     const m = new Map<number, Vec2>();
     for (const [k, p] of Object.entries(this.state?.layout ?? {})) if (Number(k) !== id) m.set(Number(k), [p[0], p[1]]);
@@ -529,7 +534,7 @@ export class TableView {
     this.skipBtn.disabled = !this.playback.animating;
 
     this.scoreboard.render(m.discipline, st, m.seats, this.mySeat, m.clock, this.clockLeft());
-    this.rulingEl.textContent = rulingText(this.shown?.ruling ?? null);
+    this.rulingEl.textContent = this.rulingWords();
     this.statusEl.textContent = this.statusText();
     this.renderOptions();
     this.renderInfo();
@@ -605,7 +610,7 @@ export class TableView {
     if (blocking) {
       if (this.dialogKey !== key) {
         this.dialogKey = key;
-        const r = rulingText(this.shown?.ruling ?? null);
+        const r = this.rulingWords();
         this.dialog.replaceChildren(
           ...kids(h("h3", {}, "Your decision"), r ? h("p", { class: "ruling" }, r) : null, h("div", { class: "decisions" }, ...buttons(decisions))),
         );
