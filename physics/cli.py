@@ -7,7 +7,9 @@
 ``--rack 14.1`` puts object balls 1..15 on the 15 rack sites in order (apex on the foot spot)
 and the cue ball 0 on the head spot; ``--layout carom-break`` puts the red (2) on the top spot,
 the yellow (1) on the bottom spot and the white (0) on the right starting spot. ``--ball``
-places a ball or overrides one of the layout (metres, table frame). Without ``--json`` the
+places a ball or overrides one of the layout (metres, table frame); ball ids are the table's
+(``Table.ball_ids``: 0..15 on pool tables, 0..2 on the carom table). ``--phi`` is any angle
+within +-1e6 degrees (it wraps every 360). Without ``--json`` the
 command prints a table of events and the final layout; with ``--json`` one JSON object,
 ``SimResult.to_json()``: ``{"table", "initial", "events": [{"t", "kind", "balls", "cushion",
 "pocket", "states": {id: {"state", "r", "v", "w"}}}], "final": {id: {"r", "state"}},
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from typing import Dict, List, Tuple
 
@@ -26,6 +29,7 @@ from physics.events import SimResult
 from physics.simulate import CUSHION_MODELS, Shot, simulate
 from physics.table import TABLES, Table, get_table
 
+PHI_MAX_DEG = 1.0e6  # |--phi| accepted (deg); beyond it a float no longer resolves small aims
 RACKS = ("14.1",)
 LAYOUTS = ("carom-break",)
 
@@ -73,10 +77,29 @@ def layout(table: Table, rack: str = None, preset: str = None, extra: List[Tuple
             raise ValueError(f"layout: carom-break needs the carom table, not {table.name}")
         balls = {2: table.top_spot, 1: table.bottom_spot, 0: table.starting_spots["right"]}
     for bid, pos in extra:
+        check_ball_id(table, "balls", bid)
         balls[bid] = pos
     if not balls:
         raise ValueError("balls: no balls on the table (use --rack, --layout or --ball)")
     return balls
+
+
+def check_ball_id(table: Table, field: str, bid: int) -> None:
+    """ValueError naming ``field`` unless ``bid`` is one of ``table.ball_ids``."""
+    ids = table.ball_ids
+    if bid not in ids:
+        what = " (0 white, 1 yellow, 2 red)" if table.kind == "carom" else " (0 the cue ball, 1-15 object balls)"
+        raise ValueError(f"{field}: ball ids on the {table.name} table are {ids[0]}..{ids[-1]}{what}, got {bid}")
+
+
+def check_phi(phi: float) -> float:
+    """``--phi`` (deg) if finite and within +-``PHI_MAX_DEG`` (angles wrap every 360, so any
+    aim is reachable); else ValueError starting with ``phi_deg``."""
+    if not math.isfinite(phi):
+        raise ValueError(f"phi_deg: --phi must be a finite angle in degrees, got {phi!r}")
+    if abs(phi) > PHI_MAX_DEG:
+        raise ValueError(f"phi_deg: --phi must lie within +-{PHI_MAX_DEG:g} degrees (angles wrap every 360), got {phi!r}")
+    return phi
 
 
 def _fmt(v) -> str:
@@ -103,7 +126,8 @@ def run(args: argparse.Namespace) -> int:
     """Run ``billar sim``; ValueError (bad layout or shot) propagates to the caller (exit 2)."""
     table = get_table(args.table)
     balls = layout(table, args.rack, args.layout, args.ball)
-    shot = Shot(args.cue_ball, args.phi, args.speed, args.a, args.b, args.theta)
+    check_ball_id(table, "cue_ball", args.cue_ball)
+    shot = Shot(args.cue_ball, check_phi(args.phi), args.speed, args.a, args.b, args.theta)
     res = simulate(table, balls, shot, cushion_model=args.cushion_model)
     if args.json:
         sys.stdout.write(json.dumps(res.to_json()) + "\n")

@@ -172,6 +172,16 @@ class Table:
         return self.ball.radius
 
     @property
+    def ball_ids(self) -> range:
+        """The ball ids a game on this table uses (DESIGN.md, "Units and coordinates"): pool 0..15
+        (0 the cue ball, 1-15 the object balls), carom 0..2 (0 white, 1 yellow, 2 red).
+
+        :func:`physics.simulate.simulate` itself accepts any id 0..15 on any table (the physics
+        knows nothing of games); ``billar sim`` holds its arguments to this range.
+        """
+        return range(3) if self.kind == "carom" else range(16)
+
+    @property
     def long_string_y(self) -> float:
         """y of the long string (the table's long centre line), m."""
         return self.width / 2.0

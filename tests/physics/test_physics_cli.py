@@ -95,6 +95,42 @@ def test_bad_arguments_exit_2_with_one_line(capsys, argv):
     assert err.startswith("billar sim: error:") and err.count("\n") == 1
 
 
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--table", "carom", "--ball", "20:1,0.5", "--phi", "0", "--speed", "3"],
+         "billar sim: error: balls: ball ids on the carom table are 0..2 (0 white, 1 yellow, 2 red), got 20\n"),
+        (["--table", "carom", "--layout", "carom-break", "--ball", "5:1,0.5", "--phi", "0", "--speed", "3"],
+         "billar sim: error: balls: ball ids on the carom table are 0..2 (0 white, 1 yellow, 2 red), got 5\n"),
+        (["--table", "carom", "--layout", "carom-break", "--cue-ball", "7", "--phi", "0", "--speed", "3"],
+         "billar sim: error: cue_ball: ball ids on the carom table are 0..2 (0 white, 1 yellow, 2 red), got 7\n"),
+        (["--table", "pool-7ft", "--ball", "16:1,0.5", "--phi", "0", "--speed", "3"],
+         "billar sim: error: balls: ball ids on the pool-7ft table are 0..15 (0 the cue ball, 1-15 object balls), got 16\n"),
+        (["--table", "pool-9ft", "--ball", "0:1,0.5", "--phi", "1e300", "--speed", "3"],
+         "billar sim: error: phi_deg: --phi must lie within +-1e+06 degrees (angles wrap every 360), got 1e+300\n"),
+        (["--table", "pool-9ft", "--ball", "0:1,0.5", "--phi=-1000000.5", "--speed", "3"],
+         "billar sim: error: phi_deg: --phi must lie within +-1e+06 degrees (angles wrap every 360), got -1000000.5\n"),
+        (["--table", "pool-9ft", "--ball", "0:1,0.5", "--phi=-inf", "--speed", "3"],
+         "billar sim: error: phi_deg: --phi must be a finite angle in degrees, got -inf\n"),
+    ],
+)
+def test_ball_ids_of_the_table_and_phi_range(capsys, argv, message):
+    rc, out, err = run(capsys, *argv)
+    assert (rc, out, err) == (2, "", message)
+
+
+def test_phi_wraps_every_360_degrees(capsys):
+    finals = []
+    for phi in ("30", "390", "-330", "999750"):  # 999750 = 30 + 2777 turns, within the 1e6 limit
+        rc, out, _ = run(capsys, "--table", "carom", "--layout", "carom-break", "--phi", phi, "--speed", "3", "--json")
+        assert rc == 0
+        finals.append(json.loads(out)["final"])
+    for f in finals[1:]:
+        for b in ("0", "1", "2"):
+            assert f[b]["r"] == pytest.approx(finals[0][b]["r"], abs=1e-6)
+    assert finals[0]["0"]["r"] != json.loads(json.dumps(get_table("carom").starting_spots["right"]))
+
+
 def test_console_script_runs():
     out = subprocess.run(
         [sys.executable, "-m", "server.cli", "sim", "--table", "carom", "--layout", "carom-break", "--phi", "80", "--speed", "4", "--json"],
