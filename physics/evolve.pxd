@@ -26,3 +26,5 @@ cdef int state_after_transition(const BallS* b, const Cloth* c) noexcept nogil
 cdef void acceleration(const BallS* b, const Cloth* c, double* ax, double* ay) noexcept nogil
 cdef int classify(BallS* b, const Cloth* c) noexcept nogil
 cdef int enter_next_state(BallS* b, const Cloth* c) noexcept nogil
+cdef BallS ball_from(int s, tuple r, tuple v, tuple w)
+

@@ -188,7 +188,10 @@ cdef Cloth _cloth(double R, double mu_s, double mu_r, double mu_sp, double g):
     return c
 
 
-cdef BallS _ball(int s, tuple r, tuple v, tuple w):
+cdef BallS ball_from(int s, tuple r, tuple v, tuple w):
+    """A ball in state code ``s`` at ``r`` (x, y) m with velocity ``v`` (vx, vy) m/s and spin ``w``
+    (wx, wy, wz) rad/s, for the Python wrappers (here, han_2005.resolve, mathavan_2010.resolve).
+    ValueError if a tuple has the wrong length."""
     cdef BallS b
     b.s = s
     b.rx, b.ry = r
@@ -205,7 +208,7 @@ def evolve_state(int s, tuple r, tuple v, tuple w, double dt, double R, double m
     ``dt >= 0`` is valid. Returns ``(s, r, v, w)`` with the same shapes.
     """
     cdef Cloth c = _cloth(R, mu_s, mu_r, mu_sp, g)
-    cdef BallS b = _ball(s, r, v, w)
+    cdef BallS b = ball_from(s, r, v, w)
     cdef double tt
     if dt < 0.0:
         raise ValueError("dt: must be >= 0")
@@ -223,14 +226,14 @@ def evolve_state(int s, tuple r, tuple v, tuple w, double dt, double R, double m
 def state_transition_time(int s, tuple r, tuple v, tuple w, double R, double mu_s, double mu_r, double mu_sp, double g):
     """Seconds until a ball in state ``s`` with (r, v, w) changes state (``inf`` if never)."""
     cdef Cloth c = _cloth(R, mu_s, mu_r, mu_sp, g)
-    cdef BallS b = _ball(s, r, v, w)
+    cdef BallS b = ball_from(s, r, v, w)
     return transition_time(&b, &c)
 
 
 def state_acceleration(int s, tuple v, tuple w, double R, double mu_s, double mu_r, double mu_sp, double g):
     """Constant centre acceleration (ax, ay) in m/s^2 of a ball in state ``s``: r(t) = r0 + v0 t + a t^2/2."""
     cdef Cloth c = _cloth(R, mu_s, mu_r, mu_sp, g)
-    cdef BallS b = _ball(s, (0.0, 0.0), v, w)
+    cdef BallS b = ball_from(s, (0.0, 0.0), v, w)
     cdef double ax, ay
     acceleration(&b, &c, &ax, &ay)
     return ax, ay

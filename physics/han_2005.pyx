@@ -21,6 +21,8 @@ The ball-table contact takes no impulse in this model (Mathavan 2010 adds it).
 
 from libc.math cimport sqrt
 
+from physics.evolve cimport SLIDING, ball_from
+
 
 cdef void han_2005(BallS* b, double ox, double oy, double R, double h, double e, double mu) noexcept nogil:
     """Resolve ball ``b`` against a cushion whose outward unit normal (ball to cushion) is (ox, oy).
@@ -72,11 +74,6 @@ def resolve(v, w, normal, double R, double h, double e, double mu):
     ``v`` (vx, vy) m/s, ``w`` (wx, wy, wz) rad/s, ``normal`` the unit normal from the ball
     toward the cushion; R, h in m; e restitution; mu ball-cushion friction.
     """
-    cdef BallS b
-    b.rx = 0.0
-    b.ry = 0.0
-    b.vx, b.vy = v
-    b.wx, b.wy, b.wz = w
-    b.s = 2
+    cdef BallS b = ball_from(SLIDING, (0.0, 0.0), tuple(v), tuple(w))
     han_2005(&b, normal[0], normal[1], R, h, e, mu)
     return (b.vx, b.vy), (b.wx, b.wy, b.wz)

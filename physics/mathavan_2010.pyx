@@ -53,6 +53,8 @@ to 85 degrees, 0.3-5 m/s, stun, rolling, draw and side spin); a typical impact t
 
 from libc.math cimport sqrt, fabs, INFINITY
 
+from physics.evolve cimport SLIDING, ball_from
+
 cdef enum:
     SLIP = 0
     STICK = 1
@@ -115,31 +117,43 @@ cdef inline void _forces(const Ctx* c, const int* mode, const double* d, double*
         marg[1] = c.mu_s * N - fabs(f[3])
 
 
-cdef inline bint _directions(const Ctx* c, const double* s, const double* base, double* d) noexcept nogil:
-    """Friction direction of each contact: its slip's; the hint while it sticks or has just
-    started slipping from zero; within a step (``base`` not NULL) the step start's direction
-    when the slip vanished or turned back (the step was cut at its zero), which is reported."""
-    cdef int k
-    cdef double x, y, n
+cdef inline bint _direction(const Ctx* c, int k, double x, double y, const double* base, double* d) noexcept nogil:
+    """Friction direction (d[2k], d[2k+1]) of contact k, whose slip is (x, y): the hint while it
+    sticks or has just started slipping from zero; within a step (``base`` not NULL) the step
+    start's direction when the slip vanished or turned back (the step was cut at its zero), which
+    is reported (True); else the slip's unit vector (the hint if the slip is zero)."""
+    cdef double n
     cdef bint guarded = False
-    for k in range(2):
-        x = s[2 * k]
-        y = s[2 * k + 1]
-        n = sqrt(x * x + y * y)
-        if c.mode[k] == STICK or (c.fresh[k] and n <= c.zeps):
-            d[2 * k] = c.hint[2 * k]
-            d[2 * k + 1] = c.hint[2 * k + 1]
+    if c.mode[k] == STICK:
+        x = c.hint[2 * k]
+        y = c.hint[2 * k + 1]
+    else:
+        n = x * x + y * y
+        if c.fresh[k] and n <= c.zeps2:
+            x = c.hint[2 * k]
+            y = c.hint[2 * k + 1]
         elif base != NULL and x * base[2 * k] + y * base[2 * k + 1] <= 0.0:
-            d[2 * k] = base[2 * k]
-            d[2 * k + 1] = base[2 * k + 1]
             guarded = True
-        elif n == 0.0:
-            d[2 * k] = c.hint[2 * k]
-            d[2 * k + 1] = c.hint[2 * k + 1]
+            x = base[2 * k]
+            y = base[2 * k + 1]
+        elif n > 0.0:
+            n = 1.0 / sqrt(n)
+            x *= n
+            y *= n
         else:
-            n = 1.0 / n
-            d[2 * k] = x * n
-            d[2 * k + 1] = y * n
+            x = c.hint[2 * k]
+            y = c.hint[2 * k + 1]
+    d[2 * k] = x
+    d[2 * k + 1] = y
+    return guarded
+
+
+cdef inline bint _directions(const Ctx* c, const double* s, const double* base, double* d) noexcept nogil:
+    """Friction directions d of both contacts from their slips s (see _direction); True if either
+    used the step start's."""
+    cdef bint guarded = _direction(c, 0, s[0], s[1], base, d)
+    if _direction(c, 1, s[2], s[3], base, d):
+        guarded = True
     return guarded
 
 
@@ -165,57 +179,15 @@ cdef inline bint _eval(const Ctx* c, const double* X, const double* base, double
     """Rates k = dX/dP at X, with the forces f, directions d and stick margins (as _directions and
     _forces, inlined, the context's fields in locals: the stores to k and f may alias them); True
     if a slip vanished or turned back against ``base`` (not NULL) and the base direction was used."""
-    cdef double sn = c.sn, cs = c.cs, R = c.R, q = c.q, x, y, n, N, f0, f1, f2, f3, m0 = 1.0, m1 = 1.0
-    cdef bint guarded = False
+    cdef double sn = c.sn, cs = c.cs, R = c.R, q = c.q, x, y, N, f0, f1, f2, f3, m0 = 1.0, m1 = 1.0
+    cdef bint guarded
     cdef int mode0 = c.mode[0], mode1 = c.mode[1]
-    # directions: the hint while sticking or just started from zero, else the slip's (the step
-    # start's if it vanished or turned back within the step)
-    if mode0 == STICK:
-        x = c.hint[0]
-        y = c.hint[1]
-    else:
-        x = X[0] + (X[3] * sn - X[4] * cs) * R
-        y = X[2] * R - X[1] * sn
-        n = x * x + y * y
-        if c.fresh[0] and n <= c.zeps2:
-            x = c.hint[0]
-            y = c.hint[1]
-        elif base != NULL and x * base[0] + y * base[1] <= 0.0:
-            guarded = True
-            x = base[0]
-            y = base[1]
-        elif n > 0.0:
-            n = 1.0 / sqrt(n)
-            x *= n
-            y *= n
-        else:
-            x = c.hint[0]
-            y = c.hint[1]
-    d[0] = x
-    d[1] = y
-    if mode1 == STICK:
-        x = c.hint[2]
-        y = c.hint[3]
-    else:
-        x = X[0] - X[3] * R
-        y = X[1] + X[2] * R
-        n = x * x + y * y
-        if c.fresh[1] and n <= c.zeps2:
-            x = c.hint[2]
-            y = c.hint[3]
-        elif base != NULL and x * base[2] + y * base[3] <= 0.0:
-            guarded = True
-            x = base[2]
-            y = base[3]
-        elif n > 0.0:
-            n = 1.0 / sqrt(n)
-            x *= n
-            y *= n
-        else:
-            x = c.hint[2]
-            y = c.hint[3]
-    d[2] = x
-    d[3] = y
+    # directions (_direction of each contact's slip, the slips as in _slips)
+    guarded = _direction(c, 0, X[0] + (X[3] * sn - X[4] * cs) * R, X[2] * R - X[1] * sn, base, d)
+    if _direction(c, 1, X[0] - X[3] * R, X[1] + X[2] * R, base, d):
+        guarded = True
+    x = d[2]
+    y = d[3]
     # forces (see _forces)
     if mode0 == SLIP:
         f0 = c.mu_w * d[0]
@@ -357,6 +329,34 @@ cdef inline double _remaining(const Ctx* c, const double* X, const double* k, in
     return 2.0 * C / (-B + sqrt(disc))
 
 
+cdef inline double _restitution_target(double* X, double e) noexcept nogil:
+    """At the end of the compression (X[1] = v_y set to exactly 0): the work W the restitution ends
+    at: the work of the compression less the e^2 part of it that the restitution releases."""
+    X[1] = 0.0
+    return X[5] * (1.0 - e * e)
+
+
+cdef inline int _phase_end(const Ctx* c, double* X, int j, double end, double hs, bint limited, const double* k1,
+                           const double* d, double* Y, double* kY, double* fY, double* dY, double* mY) noexcept nogil:
+    """The end of a phase, where X[j] falls to ``end`` (the compression: v_y to 0, j = 1; the
+    restitution: W to its target, j = 5), after the step of size ``hs`` from X (rate k1, directions
+    d) to Y (rates kY). Close to Y (within a quarter step, or the step limits dropped): X = Y
+    corrected to the end along the rates at Y, returns 1. Overshot by far: the step is redone up to
+    the interpolated end and X set there, returns 2. Otherwise (the end not reached) returns 0."""
+    cdef double dl = (Y[j] - end) / -kY[j] if kY[j] < 0.0 else INFINITY
+    cdef int i
+    if fabs(dl) <= 0.25 * hs or not limited:
+        for i in range(6):
+            X[i] = Y[i] + dl * kY[i] if dl < INFINITY else Y[i]
+        return 1
+    if Y[j] <= end:
+        _bs3(c, X, k1, hs * (X[j] - end) / (X[j] - Y[j]), d, Y, kY, fY, dY, mY)
+        for i in range(6):
+            X[i] = Y[i]
+        return 2
+    return 0
+
+
 cdef void mathavan_2010(BallS* b, double ox, double oy, double R, double h, double e,
                         double mu_w, double mu_s, int steps) noexcept nogil:
     """Resolve ball ``b`` against a cushion whose outward unit normal (ball to cushion) is (ox, oy).
@@ -381,8 +381,8 @@ cdef void mathavan_2010(BallS* b, double ox, double oy, double R, double h, doub
     cdef double m1[2]
     cdef double mY[2]
     cdef double stiff[2]
-    cdef double hb, inv_hb, hs, target = 0.0, n, x, y, dx, dy, d2, cr, sd, den, lim, fr, scale, w2, prem, dl, zeps2
-    cdef int i, k, it, phase = 0, lost, nst
+    cdef double hb, inv_hb, hs, target = 0.0, n, x, y, dx, dy, d2, cr, sd, den, lim, fr, scale, w2, prem, zeps2
+    cdef int i, k, it, phase = 0, lost, nst, ended
     cdef bint limited, valid = False, last
     cdef Ctx c
     X[0] = b.vx * xx + b.vy * xy
@@ -499,39 +499,20 @@ cdef void mathavan_2010(BallS* b, double ox, double oy, double R, double h, doub
                 last = nst == 1
         valid = not _bs3(&c, X, k1, hs, d, Y, kY, fY, dY, mY)
         if phase == 0 and (last or Y[1] <= 0.0):
-            # the end of the compression, v_y = 0, within a small correction along the end rate
-            dl = Y[1] / -kY[1] if kY[1] < 0.0 else INFINITY
-            if fabs(dl) <= 0.25 * hs or not limited:
-                for i in range(6):
-                    X[i] = Y[i] + dl * kY[i] if dl < INFINITY else Y[i]
-                X[1] = 0.0
-                target = X[5] * (1.0 - e * e)
-                phase = 1
-                # the rates at Y stand for those at X (the correction dl is a small fraction of a step)
-                if e <= 0.0:
-                    break
-                continue
-            if Y[1] <= 0.0:   # overshot by far: redo up to the interpolated end
-                _bs3(&c, X, k1, hs * X[1] / (X[1] - Y[1]), d, Y, kY, fY, dY, mY)
-                valid = False
-                for i in range(6):
-                    X[i] = Y[i]
-                X[1] = 0.0
-                target = X[5] * (1.0 - e * e)
+            # the end of the compression, v_y = 0; the restitution starts there
+            ended = _phase_end(&c, X, 1, 0.0, hs, limited, k1, d, Y, kY, fY, dY, mY)
+            if ended:
+                if ended == 2:
+                    valid = False
+                # else the rates at Y stand for those at X (the correction is a small fraction of a step)
+                target = _restitution_target(X, e)
                 phase = 1
                 if e <= 0.0:
                     break
                 continue
         elif phase == 1 and (last or Y[5] <= target):
-            dl = (Y[5] - target) / -(Y[1] * c.cs) if Y[1] < 0.0 else INFINITY
-            if fabs(dl) <= 0.25 * hs or not limited:
-                for i in range(6):
-                    X[i] = Y[i] + dl * kY[i] if dl < INFINITY else Y[i]
-                break
-            if Y[5] <= target:
-                _bs3(&c, X, k1, hs * (X[5] - target) / (X[5] - Y[5]), d, Y, kY, fY, dY, mY)
-                for i in range(6):
-                    X[i] = Y[i]
+            # the end of the restitution, W at its target
+            if _phase_end(&c, X, 5, target, hs, limited, k1, d, Y, kY, fY, dY, mY):
                 break
         # a stick that ends inside the step: redo the step up to it, then slip along the force
         lost = -1
@@ -611,8 +592,7 @@ cdef void _reference(double* X, double R, double h, double e, double mu_w, doubl
                 frac = X[1] / (-dP * k2[1])
                 for i in range(6):
                     X[i] += frac * dP * k2[i]
-                X[1] = 0.0
-                target = X[5] * (1.0 - e * e)
+                target = _restitution_target(X, e)
                 phase = 1
                 if e <= 0.0:
                     break
@@ -640,12 +620,7 @@ def resolve(v, w, normal, double R, double h, double e, double mu_w, double mu_s
     toward the cushion; R, h in m; e restitution; mu_w ball-cushion and mu_s ball-cloth
     friction; ``steps`` base steps of the compression (the simulator's: engine.MATHAVAN_STEPS).
     """
-    cdef BallS b
-    b.rx = 0.0
-    b.ry = 0.0
-    b.vx, b.vy = v
-    b.wx, b.wy, b.wz = w
-    b.s = 2
+    cdef BallS b = ball_from(SLIDING, (0.0, 0.0), tuple(v), tuple(w))
     mathavan_2010(&b, normal[0], normal[1], R, h, e, mu_w, mu_s, steps)
     return (b.vx, b.vy), (b.wx, b.wy, b.wz)
 
