@@ -58,6 +58,7 @@ class Server:
         self.dirty: Set[str] = set()  # tables whose writes wait for Redis
         self.orphan_writes: List[TableWrite] = []  # final writes of closed tables that wait for Redis
         self.spectators_dirty: Set[str] = set()
+        self.lobby_due: Set[str] = set()  # tables with a score change not yet in the lobby (TableActor._add_lobby)
         self.stopping = False
         self.online = 0
         self.ws_server = None
@@ -65,7 +66,10 @@ class Server:
         self._stop = asyncio.Event()
         self._tasks: List[asyncio.Task] = []
         self._bg: Set[asyncio.Task] = set()
-        self._last_refresh = 0.0
+        self._refresh_tables: List[str] = []  # this refresh round's tables and players still to refresh
+        self._refresh_players: List[str] = []
+        self._refresh_per_tick = (0, 0)
+        self._round_started = float("-inf")
         self.cluster = Cluster(self)  # leases, routing and fan-out between processes (server/cluster.py)
 
     # ----- lifecycle ------------------------------------------------------------------------
@@ -273,6 +277,7 @@ class Server:
         if self.tables.get(actor.id) is actor:
             del self.tables[actor.id]
         self.spectators_dirty.discard(actor.id)
+        self.lobby_due.discard(actor.id)
 
     async def _quick_play(self, session: Session, msg: I.QuickPlay) -> None:
         try:
@@ -363,6 +368,15 @@ class Server:
                 actor.flush_spectators()
                 if not actor.private:
                     actor.submit_internal(actor.publish_lobby)
+        if self.lobby_due:
+            now = time.monotonic()
+            for tid in list(self.lobby_due):
+                actor = self.tables.get(tid)
+                due = actor.lobby_due_at() if actor is not None else None
+                if due is None:
+                    self.lobby_due.discard(tid)
+                elif due <= now and actor.submit_internal(actor.publish_lobby):
+                    self.lobby_due.discard(tid)
         if (self.dirty or self.orphan_writes) and await self.store.ping():
             for tid in list(self.dirty):
                 actor = self.tables.get(tid)
@@ -376,16 +390,36 @@ class Server:
                     self.orphan_writes.pop(0)
                 except RedisUnavailable:
                     break
+        await self._refresh_slice()
+
+    async def _refresh_slice(self) -> None:
+        """Re-set the expiry of a slice of this process's lobby entries and present players.
+
+        Every ``refresh_s`` a round starts with the tables and players of that moment; each
+        housekeeping tick refreshes its share of them (the whole round within ``refresh_s``), so
+        that no tick holds the event loop for long (with thousands of tables, one pipeline of
+        everything took tens of milliseconds of the loop every ``refresh_s``).
+        """
+        st = self.settings
         now = time.monotonic()
-        if now - self._last_refresh >= self.settings.refresh_s:
-            self._last_refresh = now
-            lobby = {t.id: msgpack.packb(t.lobby_entry(), use_bin_type=True) for t in self.tables.values()
-                     if not t.private and not t.closed}
-            players = [s.player for s in self.sessions.values() if s.player is not None]
-            try:
-                self.online = await self.store.refresh(lobby, players)
-            except RedisUnavailable:
-                pass
+        if now - self._round_started >= st.refresh_s:
+            self._round_started = now
+            self._refresh_tables = [t.id for t in self.tables.values() if not t.private and not t.closed]
+            self._refresh_players = [s.player for s in self.sessions.values() if s.player is not None]
+            ticks = max(1, int(st.refresh_s / HOUSEKEEPING_S) - 1)  # done a tick early: a late tick loses nothing
+            self._refresh_per_tick = (-(-len(self._refresh_tables) // ticks), -(-len(self._refresh_players) // ticks))
+        nt, np_ = self._refresh_per_tick
+        tids, self._refresh_tables = self._refresh_tables[:nt], self._refresh_tables[nt:]
+        players, self._refresh_players = self._refresh_players[:np_], self._refresh_players[np_:]
+        lobby = {}
+        for tid in tids:
+            t = self.tables.get(tid)
+            if t is not None and not t.closed:
+                lobby[tid] = msgpack.packb(t.lobby_entry(), use_bin_type=True)
+        try:
+            self.online = await self.store.refresh(lobby, players)
+        except RedisUnavailable:
+            pass
 
     # ----- HTTP ------------------------------------------------------------------------------
     def health(self) -> Dict[str, Any]:

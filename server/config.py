@@ -68,7 +68,8 @@ class Settings:
     chat_burst: float = 5.0
     # Redis
     lobby_ttl_s: float = 30.0  # lobby and presence entries expire unless refreshed
-    refresh_s: float = 10.0  # lobby/presence refresh and persistence retry period
+    refresh_s: float = 10.0  # lobby/presence expiry refresh period (spread over the housekeeping ticks)
+    lobby_update_s: float = 3.0  # a public table's lobby entry follows a score change at most this often
     redis_timeout_s: float = 2.0
     records_ttl_s: int = 30 * 24 * 3600  # match records kept this long
     # scale-out (server/cluster.py, docs/deploy.md)

@@ -222,6 +222,23 @@ redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 return redis.call('ZRANGE', KEYS[1], 0, -1)
 """
 
+_REFRESH_LOBBY = """
+-- KEYS[1] tables set, KEYS[2] lobby zset; ARGV[1] ttl s, ARGV[2] expiry (s), then triples: table id, entry key, entry
+-- Extend the lobby entries of live tables. A table closed meanwhile (no longer in the tables set) is not brought
+-- back; an entry that is there keeps its content (its table writes newer ones); a lost one is set again.
+local n = 0
+for i = 3, #ARGV, 3 do
+  if redis.call('SISMEMBER', KEYS[1], ARGV[i]) == 1 then
+    if redis.call('EXPIRE', ARGV[i + 1], ARGV[1]) == 0 then
+      redis.call('SET', ARGV[i + 1], ARGV[i + 2], 'EX', ARGV[1])
+    end
+    redis.call('ZADD', KEYS[2], ARGV[2], ARGV[i])
+    n = n + 1
+  end
+end
+return n
+"""
+
 _CLAIM_CREATION = """
 -- KEYS[1] create:<creation id>; ARGV[1] new table id, ARGV[2] ttl s. Returns the table already made, or false.
 local cur = redis.call('GET', KEYS[1])
@@ -280,6 +297,7 @@ class Store:
         self._orphans = self.redis.register_script(_ORPHANS)
         self._heartbeat = self.redis.register_script(_HEARTBEAT)
         self._claim_creation = self.redis.register_script(_CLAIM_CREATION)
+        self._refresh_lobby = self.redis.register_script(_REFRESH_LOBBY)
         self.lease_ttl_ms = 4000  # set by the cluster (Settings.lease_ttl_s)
         self.max_batch = 256  # fenced table writes sent in one pipeline at most
         self._writes: List[Tuple[List[str], List[Any], asyncio.Future]] = []  # fenced writes of this loop iteration
@@ -485,16 +503,18 @@ class Store:
         return await self._call(run)
 
     async def refresh(self, lobby: Dict[str, bytes], players: List[str]) -> int:
-        """Re-set the expiry of this process's lobby entries and present players; returns the online count."""
+        """Re-set the expiry of lobby entries ``{table: entry}`` of this process and of present players; returns
+        the online count. An entry is set again only if it was lost, and never for a table that has closed."""
 
         async def run():
             now = time.time()
             exp = now + self.lobby_ttl_s
-            p = self.redis.pipeline(transaction=False)
-            for tid, entry in lobby.items():
-                p.set(self.key("lobby", tid), entry, ex=max(1, int(self.lobby_ttl_s)))
             if lobby:
-                p.zadd(self.key("lobby"), {tid: exp for tid in lobby})
+                args: List[Any] = [max(1, int(self.lobby_ttl_s)), exp]
+                for tid, entry in lobby.items():
+                    args += [tid, self.key("lobby", tid), entry]
+                await self._refresh_lobby(keys=[self.key("tables"), self.key("lobby")], args=args)
+            p = self.redis.pipeline(transaction=False)
             if players:
                 p.zadd(self.key("presence"), {pl: exp for pl in players})
             p.zremrangebyscore(self.key("presence"), "-inf", now)

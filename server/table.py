@@ -127,6 +127,9 @@ class TableActor:
         self._batch_strokes = 0
         self._state_changed = False
         self._flushed = (0, 0)  # (version, record_len) of the last write
+        self._lobby_key: Optional[Tuple[Any, ...]] = None  # (seats, scores, status, spectators) of the last lobby entry written
+        self._lobby_at = float("-inf")  # monotonic time of that write
+        self._lobby_due = False  # a score changed since: written by publish_lobby once lobby_update_s has passed
 
     # ----- construction ----------------------------------------------------------------------
     @classmethod
@@ -263,9 +266,7 @@ class TableActor:
     async def _persist_new(self) -> None:
         """A new table's first step: write it (state and lease, no lobby entry yet) before anybody learns its
         id, so that a join through another process finds it at once (server/cluster.py)."""
-        w = self._write([], [], False)
-        w.lobby = w.publish_lobby = None
-        await self._persist(w)
+        await self._persist(self._write([], [], False, lobby=False))
         self._flushed = (self.version, self.record_len)
 
     def published_version(self) -> int:
@@ -333,18 +334,49 @@ class TableActor:
         self.version += 1
         return self.version
 
-    def _write(self, records: List[Tuple[int, int, bytes]], stream: List[Tuple[int, bytes]], meta: bool) -> TableWrite:
+    def _write(self, records: List[Tuple[int, int, bytes]], stream: List[Tuple[int, bytes]], meta: bool,
+               lobby: bool = True) -> TableWrite:
         gs = self.game.to_state()
         self.last_state = gs
         w = TableWrite(self.id, state=msgpack.packb(self.to_state(gs), use_bin_type=True), records=records, stream=stream,
                        lease=self.lease)
         if meta:
             w.meta[self.game_no] = msgpack.packb(self.record_meta(), use_bin_type=True)
-        if not self.private:
-            entry = self.lobby_entry()
+        if lobby:
+            self._add_lobby(w)
+        return w
+
+    def _add_lobby(self, w: TableWrite) -> None:
+        """Put the lobby entry (and its ``lobby_update``) into ``w`` when the lobby must change now.
+
+        The lobby follows what it shows, not every version: a new entry, other seats, another
+        status or spectator count go out with this write; a score change alone at most every
+        ``lobby_update_s`` (the rest is left to :meth:`publish_lobby`, called by the server's
+        housekeeping when that time has passed); a stroke that changes nothing shown (most
+        misses) writes no lobby entry at all. The entry's expiry is refreshed by the server.
+        """
+        if self.private:
+            return
+        entry = self.lobby_entry()
+        key = (entry["seats"], entry["scores"], entry["status"], entry["spectators"])
+        last = self._lobby_key
+        if key == last:
+            self._lobby_due = False
+            return
+        now = time.monotonic()
+        if last is None or key[0] != last[0] or key[2:] != last[2:] or now - self._lobby_at >= self.settings.lobby_update_s:
+            self._lobby_key, self._lobby_at, self._lobby_due = key, now, False
             w.lobby = msgpack.packb(entry, use_bin_type=True)
             w.publish_lobby = protocol.encode(O.lobby_update(entry))
-        return w
+        else:
+            self._lobby_due = True
+            self.server.lobby_due.add(self.id)
+
+    def lobby_due_at(self) -> Optional[float]:
+        """Monotonic time from which a pending score change may go to the lobby, or None when nothing is pending."""
+        if not self._lobby_due or self.closed:
+            return None
+        return self._lobby_at + self.settings.lobby_update_s
 
     async def _persist(self, w: TableWrite) -> None:
         """Send a write now, or keep it (merged) for the retry loop when Redis is down.
@@ -389,12 +421,14 @@ class TableActor:
             self.server.dirty.discard(self.id)
 
     async def publish_lobby(self) -> None:
-        """The spectator count changed: refresh this public table's lobby entry and tell lobby watchers."""
+        """The spectator count changed, or a score change waits: refresh this public table's lobby entry and
+        tell lobby watchers (nothing is written when the lobby already shows it, see :meth:`_add_lobby`)."""
         if self.private or self.closed:
             return
-        entry = self.lobby_entry()
-        await self._persist(TableWrite(self.id, lobby=msgpack.packb(entry, use_bin_type=True),
-                                       publish_lobby=protocol.encode(O.lobby_update(entry)), lease=self.lease))
+        w = TableWrite(self.id, lease=self.lease)
+        self._add_lobby(w)
+        if w.lobby is not None:
+            await self._persist(w)
 
     def _commit(self, message: Dict[str, Any], record: Optional[Dict[str, Any]] = None, meta: bool = False,
                 stroke: bool = False) -> None:

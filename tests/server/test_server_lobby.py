@@ -169,3 +169,48 @@ async def test_match_record_export_replays_with_the_referee(server, tmp_path):
     lines = [json.loads(line) for line in out.stdout.splitlines()]
     assert len(lines) == 6 and lines[-1]["final"] is True and lines[-1]["differences"] == 0
     assert lines[-1]["result"]["winner"] == 0
+
+
+async def test_lobby_follows_what_it_shows_scores_at_most_every_lobby_update_s(make_server, redis_url, prefix):
+    """Seats and status reach the lobby at once; a score change alone waits until ``lobby_update_s`` has passed
+    since the last entry; an action that changes nothing the lobby shows publishes nothing; the periodic expiry
+    refresh never brings back the entry of a table that closed."""
+    srv = await make_server(lobby_update_s=1.5, refresh_s=0.2)
+    w = await open_client(srv, "watcher")
+    await w.send(I.LobbySubscribe())
+    await w.expect("lobby")
+    a, b, tid, ta, tb = await table_with_two(srv, config=POOL)
+    assert (await next_lobby(w))["table"]["status"] == "waiting"
+    up = await next_lobby(w)
+    joined = asyncio.get_running_loop().time()
+    assert up["table"]["status"] == "playing" and up["table"]["scores"] == [0, 0]
+    # a soft break: a breaking foul (-2), the score alone changes
+    await a.send(I.Shot(table=tid, token=ta, seq=1, stroke=dict(STROKE, phi_deg=90.0, V0=0.8), call={"safety": True},
+                        cue_ball=(0.3, 0.6)))
+    stroke = await a.expect("stroke")
+    scores = stroke["state"]["scoreboard"]["scores"]
+    assert scores == [-2, 0]
+    up = await next_lobby(w, timeout=5.0)
+    waited = asyncio.get_running_loop().time() - joined
+    assert up["table"]["table"] == tid and up["table"]["status"] == "playing"
+    assert up["table"]["scores"] == scores
+    assert 1.5 <= waited < 1.5 + 1.5, waited  # not with the stroke: once lobby_update_s had passed (housekeeping 0.5 s)
+    assert up["table"]["v"] == stroke["v"]
+    # the opponent accepts the table after the foul: a new version, nothing the lobby shows changes, no lobby message
+    await b.expect("stroke")
+    await b.send(I.Decision(table=tid, token=tb, seq=1, name="ACCEPT_TABLE"))
+    m = await b.expect("ruling")
+    assert m["state"]["scoreboard"]["scores"] == scores and m["v"] > stroke["v"]
+    await w.silent(2.0)
+    # the table closes: removed, and the refresh (every 0.2 s here) does not bring it back
+    await a.send(I.Leave(table=tid, token=ta))
+    await b.send(I.Leave(table=tid, token=tb))
+    msgs = []
+    while not msgs or msgs[-1]["type"] != "lobby_remove":
+        msgs.append(await next_lobby(w, timeout=8.0))
+    await asyncio.sleep(0.8)
+    store = Store(redis_url, prefix, srv.metrics)
+    try:
+        assert await store.lobby_list() == []
+    finally:
+        await store.close()
