@@ -9,12 +9,13 @@ and the cue ball 0 on the head spot; ``--layout carom-break`` puts the red (2) o
 the yellow (1) on the bottom spot and the white (0) on the right starting spot. ``--ball``
 places a ball or overrides one of the layout (metres, table frame); ball ids are the table's
 (``Table.ball_ids``: 0..15 on pool tables, 0..2 on the carom table). ``--phi`` is any angle
-within +-1e6 degrees (it wraps every 360). Without ``--json`` the
-command prints a table of events and the final layout; with ``--json`` one JSON object,
-``SimResult.to_json()``: ``{"table", "initial", "events": [{"t", "kind", "balls", "cushion",
-"pocket", "states": {id: {"state", "r", "v", "w"}}}], "final": {id: {"r", "state"}},
-"capped"}``. Bad arguments (argparse errors and every ValueError of
-:func:`physics.simulate`) exit with status 2 and a one-line message.
+within +-1e6 degrees (it wraps every 360). Without ``--json`` the command prints a table of
+events and the final layout (the first line names any stroke flags); with ``--json`` one JSON
+object, ``SimResult.to_json()``: ``{"table", "initial", "events": [{"t", "kind", "balls",
+"cushion", "pocket", "states": {id: {"state", "r", "v", "w"}}}], "final": {id: {"r",
+"state"}}, "capped"}``, plus ``"flags"`` when the stroke has any (``double_hit``, ``push``).
+Bad arguments (argparse errors and every ValueError of :func:`physics.simulate`) exit with
+status 2 and a one-line message.
 """
 
 from __future__ import annotations
@@ -108,7 +109,8 @@ def _fmt(v) -> str:
 
 def render(res: SimResult) -> str:
     """A readable table of the event log and the final layout."""
-    lines = [f"table {res.table.name}: {len(res.initial)} balls, {len(res.events)} events" + (" (event cap reached)" if res.capped else "")]
+    lines = [f"table {res.table.name}: {len(res.initial)} balls, {len(res.events)} events" + (" (event cap reached)" if res.capped else "")
+             + (f"; stroke flags: {', '.join(res.flags)}" if res.flags else "")]
     lines.append(f"{'t (s)':>10}  {'event':<14} {'balls':<8} {'cushion/pocket':<14} post-event states")
     for e in res.events:
         where = e.cushion or e.pocket or ""

@@ -39,15 +39,17 @@ from physics.ball_ball cimport frictional_inelastic, frictionless_elastic, press
 from physics.han_2005 cimport han_2005
 from physics.mathavan_2010 cimport mathavan_2010
 from physics.cue_strike cimport strike, direction_deg
+from physics.follow_through cimport Tip, tip_after_strike, stroke_flags
 
 import math
 
-from physics.events import BallState, Event, SimResult
+from physics.events import BallState, Event, SimResult, STROKE_FLAGS
 from physics.evolve import STATE_NAMES
 
 cdef enum:
     MAXB = 16
     LOG_LOCAL = 64   # events (and ball states) of a shot's log kept on the stack before the heap
+    FLAG_SEGS = 64   # cue-ball states within the follow-through examined for the stroke flags
     EV_STRIKE = 0
     EV_BALL_BALL = 1
     EV_BALL_CUSHION = 2
@@ -747,6 +749,49 @@ cdef int _run(Sim* s) noexcept nogil:
     return -1
 
 
+cdef int _flags(const Sim* s, const Strike* strikes, int ns, const double* px, const double* py,
+                double m, double M) noexcept nogil:
+    """The stroke flags of a finished run (mask of physics.follow_through FLAG_*): for each
+    strike, the cue ball's states from the log up to the end of the stick's follow-through."""
+    cdef Tip tip
+    cdef double ts[FLAG_SEGS]
+    cdef BallS sts[FLAG_SEGS]
+    cdef double cph, sph, t_frozen, dx, dy, touch = 2.0 * s.cl.R + _CLUSTER_GAP
+    cdef int k, e, q, n, i, other, mask = 0
+    cdef bint first
+    cdef const EvRec* ev
+    cdef const Strike* sk
+    for k in range(ns):
+        sk = &strikes[k]
+        i = sk.ball
+        direction_deg(sk.phi, &cph, &sph)
+        tip_after_strike(&tip, px[i], py[i], sk.V0, cph, sph, sk.theta, sk.a, sk.b, m, s.cl.R, M)
+        n = 0
+        t_frozen = INFINITY
+        first = True
+        for e in range(s.log.nev):
+            ev = &s.log.ev[e]
+            if ev.t > tip.t_end:
+                break
+            if first and ev.kind == EV_BALL_BALL and (ev.b1 == i or ev.b2 == i):
+                first = False
+                other = ev.b2 if ev.b1 == i else ev.b1
+                dx = px[other] - px[i]
+                dy = py[other] - py[i]
+                if dx * dx + dy * dy <= touch * touch:
+                    t_frozen = ev.t
+            for q in range(ev.s0, ev.s0 + ev.ns):
+                if s.log.st[q].ball == i:
+                    if n == FLAG_SEGS:   # more states than kept: look no further than this one
+                        tip.t_end = ev.t
+                        break
+                    ts[n] = ev.t
+                    sts[n] = s.log.st[q].st
+                    n += 1
+        mask |= stroke_flags(&tip, ts, sts, n, &s.cl, t_frozen)
+    return mask
+
+
 # ------------------------------------------------------------------------------------------
 # Python side
 
@@ -968,26 +1013,29 @@ cdef object _event(double t, str kind, tuple balls, object cushion, object pocke
 
 
 cdef type _SIM_RESULT = SimResult
-# SimResult's slots: the five the constructor takes, then its four (empty) memo dicts
-cdef tuple _SIM_FIELDS = ("table", "initial", "events", "final", "capped")
+# SimResult's slots: the six the constructor takes, then its four (empty) memo dicts
+cdef tuple _SIM_FIELDS = ("table", "initial", "events", "final", "capped", "flags")
 cdef tuple _SIM_MEMOS = ("_segments", "_seg_times", "_pair_memo", "_apart")
-cdef Py_ssize_t _OFF_SIM[9]
+cdef Py_ssize_t _OFF_SIM[10]
+# the flags tuple of each mask (bit k: STROKE_FLAGS[k]; physics.follow_through FLAG_*)
+cdef tuple _FLAG_TUPLES = tuple(tuple(n for k, n in enumerate(STROKE_FLAGS) if mask >> k & 1) for mask in range(4))
 
 
-cdef object _sim_result(object table, dict initial, list events, dict final, bint capped):
-    """``SimResult(table, initial, events, final, capped)`` for containers nobody else holds
-    (the constructor's copies are skipped)."""
+cdef object _sim_result(object table, dict initial, list events, dict final, bint capped, int flags):
+    """``SimResult(table, initial, events, final, capped, flags)`` for containers nobody else
+    holds (the constructor's copies are skipped); ``flags`` a mask of FLAG_NAMES bits."""
     cdef object o
     cdef int i
     if not _FAST_OBJECTS:
-        return SimResult(table, initial, events, final, capped)
+        return SimResult(table, initial, events, final, capped, _FLAG_TUPLES[flags])
     o = _new_instance(_SIM_RESULT)
     _put(o, _OFF_SIM[0], table)
     _put(o, _OFF_SIM[1], initial)
     _put(o, _OFF_SIM[2], events)
     _put(o, _OFF_SIM[3], final)
     _put(o, _OFF_SIM[4], True if capped else False)
-    for i in range(5, 9):
+    _put(o, _OFF_SIM[5], _FLAG_TUPLES[flags])
+    for i in range(6, 10):
         _put(o, _OFF_SIM[i], {})
     return o
 
@@ -1024,8 +1072,8 @@ def _fast_objects_work():
     from physics.table import get_table
     table = get_table("carom")
     start = {0: BallState.at_rest((1.0, 0.7))}
-    plain = SimResult(table, dict(start), [ev], {0: st}, False)
-    fast = _sim_result(table, dict(start), [ev], {0: st}, False)
+    plain = SimResult(table, dict(start), [ev], {0: st}, False, ("double_hit",))
+    fast = _sim_result(table, dict(start), [ev], {0: st}, False, 1)
     for name in _SIM_FIELDS + _SIM_MEMOS:
         if getattr(fast, name) != getattr(plain, name):
             return False
@@ -1312,7 +1360,7 @@ cdef object _simulate(TableGeometry g, list ids, const double* px, const double*
     cdef Sim* s = &sim
     cdef EvRec ev_local[LOG_LOCAL]
     cdef StRec st_local[LOG_LOCAL]
-    cdef int i, k, nb = len(ids), rc, e, n
+    cdef int i, k, nb = len(ids), rc, e, n, flags = 0
     cdef double cph, sph
     cdef BallS* b
     cdef list names, last, events
@@ -1366,6 +1414,8 @@ cdef object _simulate(TableGeometry g, list ids, const double* px, const double*
             _snapshot(s, 0.0)
         with nogil:
             rc = _run(s)
+            if rc >= 0 and not s.log.failed:
+                flags = _flags(s, strikes, ns, px, py, g.mass, g.cue_mass)
         if rc < 0 or s.log.failed:
             raise MemoryError()
         if not build:  # benchmarks: the event loop alone
@@ -1399,7 +1449,7 @@ cdef object _simulate(TableGeometry g, list ids, const double* px, const double*
                                  pocket_names[ev.obj] if ev.kind == EV_BALL_POCKET else None,
                                  states))
         final = {ids[i]: last[i] for i in range(nb)}
-        result = _sim_result(g.table, initial, events, final, rc == 1)
+        result = _sim_result(g.table, initial, events, final, rc == 1, flags)
         if not snapshots:
             return result
         snaps = []

@@ -31,6 +31,8 @@ TRANSITION_KINDS = frozenset(
 )
 COLLISION_KINDS = frozenset({"ball_ball", "ball_cushion", "ball_pocket"})
 EVENT_KINDS = frozenset({"strike", "event_cap", "off_table"}) | TRANSITION_KINDS | COLLISION_KINDS
+#: stroke flags the cue stick's follow-through gives (physics/follow_through.pyx), in this order
+STROKE_FLAGS: Tuple[str, ...] = ("double_hit", "push")
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,13 +102,18 @@ class SimResult:
 
     ``initial`` and ``final`` map ball id -> :class:`BallState` (``initial`` at rest before the
     strike; ``final`` at rest or pocketed). ``table`` is the :class:`~physics.table.Table`.
-    ``capped`` is True when the hard event cap stopped the shot.
+    ``capped`` is True when the hard event cap stopped the shot. ``flags`` is a tuple of the
+    stroke flags of :data:`STROKE_FLAGS` the cue stick's follow-through gave, in that order:
+    ``double_hit`` (the tip touched the cue ball a second time), ``push`` (it stayed on the cue
+    ball while driving it into a ball close in front); see physics/follow_through.pyx. Empty for
+    a clean stroke and for logs written before flags existed.
 
     A log can also be written by hand (tests, replays): build it with the constructor; the
     trajectory queries only need each ball's state at the events that changed it.
     """
 
-    __slots__ = ("table", "initial", "events", "final", "capped", "_segments", "_seg_times", "_pair_memo", "_apart")
+    __slots__ = ("table", "initial", "events", "final", "capped", "flags", "_segments", "_seg_times", "_pair_memo",
+                 "_apart")
 
     def __init__(
         self,
@@ -115,11 +122,13 @@ class SimResult:
         events: Sequence[Event],
         final: Optional[Mapping[int, BallState]] = None,
         capped: bool = False,
+        flags: Sequence[str] = (),
     ):
         self.table = table
         self.initial = dict(initial)
         self.events = list(events)
         self.capped = capped
+        self.flags = tuple(flags)
         self._segments: Dict[int, List[Tuple[float, BallState]]] = {}
         self._seg_times: Dict[int, List[float]] = {}
         self._pair_memo: Dict[Tuple[int, int, int], Dict[Tuple[float, float], float]] = {}
@@ -329,14 +338,19 @@ class SimResult:
 
     # ----- serialisation -------------------------------------------------------------------
     def to_json(self) -> dict:
-        """The CLI's JSON shape: ``{"events": [...], "final": {id: {"r", "state"}}}`` plus ``initial``."""
-        return {
+        """The CLI's JSON shape: ``{"table", "initial", "events": [...], "final": {id: {"r", "state"}},
+        "capped"}``, plus ``"flags": [...]`` when the stroke has flags (a clean stroke's map is
+        the one logs had before flags existed)."""
+        out = {
             "table": self.table.name,
             "initial": {str(k): list(s.r) for k, s in sorted(self.initial.items())},
             "events": [e.to_json() for e in self.events],
             "final": {str(k): {"r": list(s.r), "state": s.state} for k, s in sorted(self.final.items())},
             "capped": self.capped,
         }
+        if self.flags:
+            out["flags"] = list(self.flags)
+        return out
 
     @classmethod
     def from_json(cls, d: Mapping, table: Optional[Table] = None) -> "SimResult":
@@ -344,7 +358,8 @@ class SimResult:
 
         Raises ``ValueError`` naming the part at fault for anything malformed: wrong types,
         unknown event kinds or motion states, non-finite or decreasing times, non-finite
-        numbers, ball ids absent from the initial layout.
+        numbers, ball ids absent from the initial layout, ``flags`` not a list of distinct
+        names of :data:`STROKE_FLAGS` (absent: none, as in logs written before flags existed).
         """
         from physics.table import get_table
 
@@ -360,7 +375,19 @@ class SimResult:
         except (TypeError, KeyError, IndexError, AttributeError) as exc:
             raise ValueError(f"sim: malformed event log ({type(exc).__name__}: {exc})") from None
         _check_log(initial, events, final)
-        return cls(tbl, initial, events, final, bool(d.get("capped", False)))
+        return cls(tbl, initial, events, final, bool(d.get("capped", False)), _check_flags(d.get("flags", ())))
+
+
+def _check_flags(flags) -> Tuple[str, ...]:
+    """Stroke flags of a stored log, in :data:`STROKE_FLAGS` order; ``ValueError`` naming ``sim.flags``."""
+    if not isinstance(flags, (list, tuple)):
+        raise ValueError(f"sim.flags: expected a list of stroke flags, got {type(flags).__name__}")
+    for f in flags:
+        if not isinstance(f, str) or f not in STROKE_FLAGS:
+            raise ValueError(f"sim.flags: unknown stroke flag {f!r}; expected any of {list(STROKE_FLAGS)}")
+    if len(set(flags)) != len(flags):
+        raise ValueError("sim.flags: a flag is listed twice")
+    return tuple(f for f in STROKE_FLAGS if f in flags)
 
 
 def _finite(values) -> bool:

@@ -78,7 +78,8 @@ def simulate(
     or ``frictionless_elastic``. ``max_events``: hard cap on events after the strike; when it is
     reached every ball stops where it is and the last event is ``event_cap``.
 
-    Returns a :class:`~physics.events.SimResult` (see physics/events.py for the event kinds).
+    Returns a :class:`~physics.events.SimResult` (see physics/events.py for the event kinds),
+    with the stroke flags of the cue stick's follow-through in ``flags`` (physics/follow_through.pyx).
     Pure and deterministic: the same input gives a bit-identical log.
 
     Raises ``ValueError`` whose message starts with the offending field: ``table`` (unknown

@@ -95,6 +95,15 @@ def test_bad_arguments_exit_2_with_one_line(capsys, argv):
     assert err.startswith("billar sim: error:") and err.count("\n") == 1
 
 
+def test_stroke_flags_in_both_outputs(capsys):
+    argv = ["--table", "pool-9ft", "--ball", "0:1.0,0.6", "--ball", "1:1.05815,0.6", "--phi", "0", "--speed", "2"]
+    rc, out, _ = run(capsys, *argv)
+    assert rc == 0
+    assert out.splitlines()[0] == "table pool-9ft: 2 balls, 14 events; stroke flags: double_hit, push"
+    rc, out, _ = run(capsys, *argv, "--json")
+    assert json.loads(out)["flags"] == ["double_hit", "push"]
+
+
 @pytest.mark.parametrize(
     "argv, message",
     [
