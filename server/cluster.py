@@ -451,8 +451,13 @@ class Cluster:
                 log.exception("lease loop failed")
 
     async def _renew(self) -> None:
+        """Heartbeat, and extend the leases of this node's tables. A table written within the last
+        ``lease_ttl_s - 2 * lease_renew_s`` seconds is skipped: its write extended the lease (the fenced
+        write sets it again), and the next round, at most ``lease_renew_s`` later, renews it if nothing
+        was written meanwhile, still with ``lease_renew_s`` to spare."""
         self.live_nodes = set(await self.store.heartbeat(self.node, self.store.lease_ttl_ms))
-        owned = {t.id: t.lease for t in self.server.tables.values() if not t.closed and t.lease}
+        fresh = time.monotonic() - max(0.0, self.settings.lease_ttl_s - 2 * self.settings.lease_renew_s)
+        owned = {t.id: t.lease for t in self.server.tables.values() if not t.closed and t.lease and t.lease_at < fresh}
         if not owned:
             return
         for tid in await self.store.renew(self.node, owned):

@@ -597,8 +597,8 @@ class Store:
         """Extend the leases ``{table: lease value}`` of this process; returns the tables whose lease is lost."""
         lost: List[str] = []
         items = list(leases.items())
-        for i in range(0, len(items), 500):
-            chunk = items[i:i + 500]
+        for i in range(0, len(items), 200):  # a chunk holds Redis (and this event loop) for a millisecond or so
+            chunk = items[i:i + 200]
             keys = ([self.key("leases")] + [self.key("lease", t) for t, _ in chunk] + [self.key("fence", t) for t, _ in chunk])
             args = [node, self.lease_ttl_ms] + [v for _, v in chunk] + [t for t, _ in chunk]
             res = await self._call(lambda: self._renew(keys=keys, args=args))

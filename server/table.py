@@ -116,6 +116,7 @@ class TableActor:
         self.task: Optional[asyncio.Task] = None
         self.closed = False
         self.lease: Optional[str] = None  # "<node>|<fence>": every write is checked against it (server/cluster.py)
+        self.lease_at = float("-inf")  # monotonic time before the last write that extended the lease (it renews it)
         self.lost = False  # the lease went to another process: this actor stopped without writing
         self.creation: Optional[Dict[str, Any]] = None  # {"hash": sha256 of the creation id, "seat": creator's seat}
         self._preset = game.table.to_json()
@@ -398,8 +399,11 @@ class TableActor:
         while True:
             if store.healthy or strict:
                 try:
+                    t0 = time.monotonic()
                     await store.write_table(w)
                     self.pending = None
+                    if not w.closed:
+                        self.lease_at = t0
                     return
                 except Fenced:
                     self.pending = None
