@@ -5,15 +5,19 @@ stepped up until the p99 shot-to-broadcast latency passes 50 ms or errors appear
                                        [--profile]
 
 The server (``billar serve``, embedded Redis) runs pinned to core 0 (``taskset``), the lean
-asyncio load generator (loadtest/lean.py, built on protocol/) to core 1. File-descriptor limits
-are raised to the hard limit for both. Prints one row per step: tables, connections,
+asyncio load generator (loadtest/lean.py, built on protocol/) to core 1: its connections are
+spread over worker processes (``--generators``; by default one per 12,000 connections, as a
+process may open at most 20,000 file descriptors here). File-descriptor limits are raised to
+the hard limit for all. Prints one row per step: tables, connections,
 strokes/s, shot-to-broadcast p50/p99/max (ms), spectator fan-out p99 (ms), errors, server CPU
 (share of one core), resident memory (MB and KB per connection), server CPU ms per stroke, and
 the per-stroke time of each stage from the server's ``/metrics`` histogram (simulate, referee,
 persist, broadcast; ms). Then the largest count that held, and the check that the server is
 empty again (every gauge 0, no table in the lobby). With ``--profile`` py-spy samples the
 server during each step and the last step's profile is summarised. ``loop99``/``loopmx``: round
-trips of a ping every 20 ms on a connection of its own (the server's event-loop stalls).
+trips of a ping every 20 ms on a connection of its own (the server's event-loop stalls);
+``gens``: load generator processes; ``load``: the machine's 1-minute load average at the
+step's end (the machine is shared: compare runs made at similar loads).
 """
 
 from __future__ import annotations
@@ -43,6 +47,8 @@ def main() -> int:
     ap.add_argument("--redis-url", default=None,
                     help="a Redis on this machine (e.g. redis://127.0.0.1:6379/13) instead of the embedded one "
                          "(which keeps an append-only file fsynced every second)")
+    ap.add_argument("--generators", type=int, default=0,
+                    help="load generator worker processes (0: as many as the largest step's connections need)")
     ap.add_argument("--profile", action="store_true", help="py-spy the server during every step (var/capacity/profile-N.txt); the last one is summarised")
     args = ap.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -67,7 +73,8 @@ def main() -> int:
           f"fd limit {hard}; "
           f"{time.strftime('%Y-%m-%d %H:%M %Z')}", flush=True)
     cmd = [sys.executable, os.path.join(ROOT, "loadtest", "lean.py"), "--port", str(args.port), "--server-pid",
-           str(server.pid), "--steps", args.steps, "--hold", str(args.hold), "--warmup", str(args.warmup)]
+           str(server.pid), "--steps", args.steps, "--hold", str(args.hold), "--warmup", str(args.warmup),
+           "--generators", str(args.generators)]
     if args.profile:
         cmd += ["--profile-dir", OUT]
     live = [p for p in redis_pids if os.path.exists(f"/proc/{p}")]
@@ -79,7 +86,8 @@ def main() -> int:
         gen = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True)
         head = (f"{'tables':>6} {'conns':>6} {'str/s':>6} {'p50':>6} {'p99':>6} {'max':>6} {'fan99':>6} {'loop99':>6} "
                 f"{'loopmx':>6} {'err':>4} {'gen':>5} {'redis':>5} "
-                f"{'cpu':>5} {'RSS MB':>7} {'KB/conn':>7} {'ms/str':>6} | {'sim':>5} {'ref':>5} {'pers':>5} {'bcast':>5}")
+                f"{'cpu':>5} {'RSS MB':>7} {'KB/conn':>7} {'ms/str':>6} | {'sim':>5} {'ref':>5} {'pers':>5} {'bcast':>5} "
+                f"| {'gens':>4} {'load':>5}")
         print(head, flush=True)
         for line in gen.stdout:
             r = json.loads(line)
@@ -89,7 +97,8 @@ def main() -> int:
                   f"{r['max_ms']:6.0f} {r['fanout_p99_ms']:6.1f} {r['loop_p99_ms']:6.1f} {r['loop_max_ms']:6.0f} "
                   f"{r['errors']:>4} {r['generator_cpu']:5.2f} {r['redis_cpu']:5.2f} {r['server_cpu']:5.2f} "
                   f"{r['server_rss_mb']:7.0f} {r['server_kb_per_conn']:7.1f} {r['cpu_ms_per_stroke']:6.2f} | "
-                  f"{s['simulate']:5.2f} {s['referee']:5.2f} {s['persist']:5.2f} {s['broadcast']:5.2f}", flush=True)
+                  f"{s['simulate']:5.2f} {s['referee']:5.2f} {s['persist']:5.2f} {s['broadcast']:5.2f} "
+                  f"| {r['generators']:>4} {r['loadavg']:>5}", flush=True)
             if r["first_errors"]:
                 print("   errors:", "; ".join(r["first_errors"]), flush=True)
         gen.wait(600)

@@ -17,8 +17,9 @@ another process adds: for every stream message, its arrival at the spectator on 
 process minus its arrival at the spectator on the owner's process (same client clock), p50/p99.
 With 1 process both spectators are on the same process, which gives the baseline jitter.
 
-The load generator (bench/loadgen.py) is one asyncio process on the same 2 cores as the servers:
-on this machine it competes with them for CPU, so the figures are a floor, not the servers' limit.
+The load generator (loadtest/lean.py's tables, run here in one asyncio process) is on the same 2
+cores as the servers: on this machine it competes with them for CPU, so the figures are a floor,
+not the servers' limit.
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ import argparse
 import asyncio
 import os
 import platform
-import random
 import re
 import resource
 import signal
@@ -43,9 +43,8 @@ import psutil
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, ROOT)
-sys.path.insert(0, HERE)
 
-from loadgen import LoadTable, Stats, percentile  # noqa: E402
+from loadtest.lean import LeanTable, Window, close_tables, open_tables, percentile  # noqa: E402
 from server.embedded import start_embedded  # noqa: E402
 
 
@@ -91,52 +90,48 @@ async def run_config(n: int, redis_url: str, steps: List[int], args, tmp: str) -
     servers = [psutil.Process(p.pid) for p, _ in nodes]
     me = psutil.Process()
     redis_proc = [psutil.Process(args.redis_pid)] if args.redis_pid else []
-    stats = Stats()
-    rng = random.Random(7)
-    tables: List[LoadTable] = []
+    window = Window(track_arrivals=True)
+    tables: List[LeanTable] = []
     rows = []
     try:
         for count in steps:
-            while len(tables) < count:
-                batch = []
-                for _ in range(min(25, count - len(tables))):
-                    i = len(tables) + len(batch)
-                    own, other = urls[i % n], urls[(i + 1) % n]
-                    batch.append(LoadTable(stats, [own, other, own, other], args.period, rng))
-                await asyncio.gather(*(t.setup() for t in batch))
-                tables += batch
-            for t in tables:
-                t.start()
+            new = []
+            for i in range(len(tables), count):
+                own, other = urls[i % n], urls[(i + 1) % n]
+                new.append(LeanTable(window, [own, other, own, other], i, args.period))
+            opened, failed = await open_tables(new, 25)
+            tables += opened
             await asyncio.sleep(min(2.0, args.period))  # warm-up
-            stats.reset()
+            window.reset(True)
             m0 = await asyncio.to_thread(gauges, [port for _, port in nodes])
             c0, g0, r0, w0 = cpu_seconds(servers), cpu_seconds([me]), cpu_seconds(redis_proc), time.perf_counter()
             await asyncio.sleep(args.step_s)
             c1, g1, r1, w1 = cpu_seconds(servers), cpu_seconds([me]), cpu_seconds(redis_proc), time.perf_counter()
             m1 = await asyncio.to_thread(gauges, [port for _, port in nodes])
-            await asyncio.gather(*(t.stop() for t in tables))
             await asyncio.sleep(0.5)  # answers in flight
+            window.on = False
+            errors = window.errors + [repr(f) for f in failed]
             deltas = []
-            for (tid, v), seen in stats.arrivals.items():
+            for (tid, v), seen in window.arrivals.items():
                 if "w0" in seen and "w1" in seen:
                     deltas.append((seen["w1"] - seen["w0"]) * 1000.0)
             wall = w1 - w0
-            p99 = percentile(stats.latency_ms, 0.99)
-            row = {"processes": n, "tables": count, "connections": 4 * count, "strokes_s": stats.strokes / wall,
-                   "p50": percentile(stats.latency_ms, 0.5), "p99": p99, "server_cpu": 100.0 * (c1 - c0) / wall,
+            p99 = percentile(window.latency, 0.99)
+            row = {"processes": n, "tables": count, "connections": 4 * count, "strokes_s": window.strokes / wall,
+                   "p50": percentile(window.latency, 0.5), "p99": p99, "server_cpu": 100.0 * (c1 - c0) / wall,
                    "loadgen_cpu": 100.0 * (g1 - g0) / wall, "redis_cpu": 100.0 * (r1 - r0) / wall,
-                   "errors": len(stats.errors), "gaps": m1["billar_cluster_gaps_recovered_total"] - m0["billar_cluster_gaps_recovered_total"],
+                   "errors": len(errors), "gaps": m1["billar_cluster_gaps_recovered_total"] - m0["billar_cluster_gaps_recovered_total"],
                    "spec_p50": percentile(deltas, 0.5), "spec_p99": percentile(deltas, 0.99), "spec_n": len(deltas)}
-            row["held"] = p99 <= args.p99_ms and not stats.errors and stats.strokes > 0
+            row["held"] = p99 <= args.p99_ms and not errors and window.strokes > 0
             rows.append(row)
             print(f"  {n} process(es), {count} tables: {row['strokes_s']:.0f} strokes/s, p99 {p99:.1f} ms, "
-                  f"errors {len(stats.errors)}", file=sys.stderr, flush=True)
-            if stats.errors:
-                print("   first errors: " + "; ".join(stats.errors[:3]), file=sys.stderr, flush=True)
+                  f"errors {len(errors)}", file=sys.stderr, flush=True)
+            if errors:
+                print("   first errors: " + "; ".join(errors[:3]), file=sys.stderr, flush=True)
             if not row["held"]:
                 break
     finally:
-        await asyncio.gather(*(t.close() for t in tables), return_exceptions=True)
+        await close_tables(tables)
         for p, _ in nodes:
             p.send_signal(signal.SIGTERM)
         for p, _ in nodes:

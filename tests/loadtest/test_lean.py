@@ -1,4 +1,5 @@
-"""The lean load generator against a real server process: strokes flow, nothing fails, the server is empty after."""
+"""The lean load generator against a real server process: strokes flow from two worker processes, nothing fails,
+the server is empty after."""
 
 from __future__ import annotations
 
@@ -15,11 +16,13 @@ def test_lean_generator_step_and_server_back_to_empty(tmp_path):
     server = start_server(port, str(tmp_path / "redis"), log_path=str(tmp_path / "server.log"), grace_s=2.0)
     try:
         out = subprocess.run([sys.executable, os.path.join(ROOT, "loadtest", "lean.py"), "--port", str(port), "--server-pid",
-                              str(server.pid), "--steps", "4,8", "--period", "1.0", "--warmup", "2", "--hold", "4"],
+                              str(server.pid), "--steps", "4,8", "--period", "1.0", "--warmup", "2", "--hold", "4",
+                              "--generators", "2"],
                              cwd=ROOT, capture_output=True, text=True, timeout=180)
         assert out.returncode == 0, out.stderr
         rows = [json.loads(line) for line in out.stdout.splitlines()]
         assert [r["tables"] for r in rows] == [4, 8] and [r["connections"] for r in rows] == [16, 32]
+        assert [r["generators"] for r in rows] == [2, 2]
         for r in rows:
             assert r["errors"] == 0 and r["gaps"] == 0, r["first_errors"]
             # one stroke per table per second over a 4 s window (pacing starts at a random phase)
@@ -48,3 +51,11 @@ def test_serving_process_collects_garbage_rarely():
     finally:
         gc.unfreeze()
         gc.set_threshold(*before)
+
+
+def test_generators_for_the_fd_limit():
+    from loadtest.lean import CONNS_PER_GENERATOR, generators_for
+
+    assert generators_for(1) == 1 and generators_for(CONNS_PER_GENERATOR // 4) == 1
+    assert generators_for(CONNS_PER_GENERATOR // 4 + 1) == 2
+    assert generators_for(5000) == 2 and 4 * 5000 / generators_for(5000) < 20_000  # one fd per connection
