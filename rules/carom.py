@@ -58,6 +58,8 @@ FOUL_BREAK = "break_not_red_first"  # K-F10, C5
 FOUL_ZONE = "zone"  # K-F11, C12
 FOUL_SHOT_CLOCK = "shot_clock"  # K-F13, C24
 FOUL_DELIBERATE = "deliberate"  # K-F9 (REF: a moderator's ruling)
+FOUL_DOUBLE_HIT = "double_hit"  # K-F5 (PHYS: physics.SimResult.flags, the cue stick's follow-through)
+FOUL_PUSH = "push"  # K-F5 ("arrastra o retaca"; PHYS as above)
 
 FOUL_TEXT = {
     FOUL_OFF_TABLE: "ball off the table",
@@ -66,7 +68,11 @@ FOUL_TEXT = {
     FOUL_ZONE: "zone foul",
     FOUL_SHOT_CLOCK: "shot clock expired",
     FOUL_DELIBERATE: "deliberate foul (moderator)",
+    FOUL_DOUBLE_HIT: "double hit (the cue touched the cue ball twice)",
+    FOUL_PUSH: "push (the cue stayed on the cue ball)",
 }
+#: K-F5: stroke flag of physics.SimResult.flags -> foul
+_FLAG_FOULS = {"double_hit": FOUL_DOUBLE_HIT, "push": FOUL_PUSH}
 
 # phases
 LAG = "lag"
@@ -810,6 +816,7 @@ class CaromGame(GameBase):
             fouls.append(FOUL_BREAK)
         if st.off_table:
             fouls.append(FOUL_OFF_TABLE)
+        fouls += [_FLAG_FOULS[f] for f in sim.flags if f in _FLAG_FOULS]
         carom = st.is_carom(self.min_cushions)
         zone_foul = None
         left: Dict[str, bool] = {}
@@ -828,7 +835,8 @@ class CaromGame(GameBase):
         ``call`` must be None (carom has no call). ``sim`` must start from the layout
         :meth:`prepare_shot` returned, with a strike of the player's cue ball. A scoring stroke
         adds one point and the player continues; any other stroke ends the inning; fouls score
-        nothing and leave the balls where they stopped except balls off the table (C18).
+        nothing and leave the balls where they stopped except balls off the table (C18). The
+        physics' stroke flags (``sim.flags``: ``double_hit``, ``push``) are K-F5 fouls.
         Raises :class:`IllegalAction` without changing the state.
         """
         return self._guarded(self._apply_shot, player, call, sim)

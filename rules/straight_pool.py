@@ -706,8 +706,10 @@ class StraightPool(GameBase):
 
         ``call`` as in :meth:`prepare_shot`; ``sim`` the SimResult of the layout prepare_shot
         returned (the cue ball at the chosen place when in hand); ``flags``: stroke flags the
-        physics/cue model reports (``double_hit``, ``push``, ``scoop``, ``cue_touch``: R12
-        F6-F8; none are produced by the current 2D physics). Raises :class:`IllegalAction`
+        cue model reports beyond ``sim.flags`` (``double_hit``, ``push``, ``scoop``, ``cue_touch``:
+        R12 F6-F8). The flags the physics gives (``sim.flags``: ``double_hit``, ``push`` from the
+        cue stick's follow-through, physics/follow_through.pyx) are always read; the two sets are
+        joined. Raises :class:`IllegalAction`
         (also ``layout_mismatch``/``bad_sim`` when ``sim`` does not start from the game's layout,
         ``bad_flag``) with the state unchanged.
         """
@@ -717,7 +719,7 @@ class StraightPool(GameBase):
         p = self._check_shooter(player)
         call = self._check_call(call)
         flag_fouls = []
-        for f in flags or ():
+        for f in tuple(flags or ()) + tuple(sim.flags if isinstance(sim, SimResult) else ()):
             if f not in STROKE_FLAGS:
                 raise IllegalAction("bad_flag", f"flags: unknown stroke flag {f!r}", "flags")
             if f == "scoop" and not self.config["scoop_is_foul"]:

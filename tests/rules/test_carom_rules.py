@@ -634,3 +634,29 @@ def test_every_carom_game_has_the_readme_interface(name):
                 "triathlon": 17}.get(name, 0)
     assert len(zones) == expected
 
+
+
+# ----- K-F5: the physics' stroke flags (push, double hit) ----------------------------------
+def _straight_into_red(gap):
+    """White ``gap`` m behind red on the long axis, yellow far away; a level 2 m/s centre-ball stroke at red."""
+    from physics import Shot, simulate
+
+    red = (1.40, 0.70)
+    layout = {W: (red[0] - 2 * R - gap, red[1]), Y: (0.40, 1.10), RD: red}
+    g = game_in_play(ThreeCushion, layout)
+    sim = simulate(g.table, g.prepare_shot(0, None, None), Shot(cue_ball=W, phi_deg=0.0, V0=2.0))
+    return g, sim
+
+
+def test_double_hit_and_push_from_the_physics_are_K_F5_fouls():
+    g, sim = _straight_into_red(0.001)  # 1 mm: the cue catches the cue ball again after it meets red
+    assert sim.flags[:1] == ("double_hit",)
+    r = g.apply_shot(0, None, sim).to_dict()
+    assert r["fouls"][-len(sim.flags):] == list(sim.flags) and r["foul"] == "double_hit"
+    assert r["points"] == [0, 0] and r["next_player"] == 1
+    assert g.to_state()["frame"]["scores"] == [0, 0]
+    assert "double hit" in r["text"]
+    g, sim = _straight_into_red(0.20)  # 20 cm: the cue has stopped long before
+    assert sim.flags == ()
+    r = g.apply_shot(0, None, sim).to_dict()
+    assert "double_hit" not in r["fouls"] and "push" not in r["fouls"]

@@ -430,3 +430,19 @@ def test_stalemate_by_agreement():
     g.apply_decision(1, "OFFER_STALEMATE")
     r = g.apply_decision(0, "ACCEPT_STALEMATE").to_dict()
     assert r["stalemate"] is True and g.phase == "lag" and g.scores == [3, 4]
+
+
+def test_stroke_flags_of_the_physics_are_read_from_the_simulation():
+    """F6: the cue ball 1 mm behind ball 4, shot straight at 2 m/s: the follow-through gives a double hit."""
+    from physics import Shot, simulate
+
+    for gap, fouled in ((0.001, True), (0.20, False)):
+        lay = mid_rack({0: (1.80 - 2 * R - gap, 0.30)})
+        g = game_at(lay)
+        start = g.prepare_shot(0, {"ball": 4, "pocket": "FR"}, None)
+        sim = simulate(g.table, start, Shot(cue_ball=0, phi_deg=0.0, V0=2.0))
+        assert (sim.flags == ("double_hit", "push")) is fouled
+        r = g.apply_shot(0, {"ball": 4, "pocket": "FR"}, sim).to_dict()
+        assert ("double_hit" in r["fouls"]) is fouled
+        if fouled:
+            assert r["penalty"] == 1 and r["next_player"] == 1 and g.to_state()["scores"] == [-1, 0]
