@@ -6,7 +6,8 @@ Wire shape (every number that is a float is packed as msgpack float64, never flo
      "initial": [id, x, y,  id, x, y, ...],                    # balls at rest before the strike, m
      "events": [[t, kind, balls, where, states], ...],          # time order
      "final": [id, state, x, y,  ...],                          # every ball after the stroke
-     "capped": bool}                                            # the physics hit its event cap
+     "capped": bool,                                            # the physics hit its event cap
+     "flags": [name, ...]}                                      # only when the stroke has flags
 
     t       float, s since the strike
     kind    int, index into EVENT_KINDS
@@ -15,6 +16,8 @@ Wire shape (every number that is a float is packed as msgpack float64, never flo
             the ids are those of the table preset (Table.to_json: cushions, jaws, pockets)
     states  [id, state, x, y, vx, vy, wx, wy, wz,  ...] the post-event motion state of every
             ball the event changed (state: index into STATE_NAMES; m, m/s, rad/s)
+    flags   the stroke flags of the cue's follow-through (``SimResult.flags``: "double_hit",
+            "push"); the key is absent for a clean stroke
 
 Between two events a ball moves by the closed-form motion of ``physics.evolve`` from its last
 state, so the log replays the stroke exactly. :func:`decode_log` gives back the JSON shape of
@@ -86,7 +89,10 @@ def encode_log(sim: Any, cushion_ids: Mapping[str, int], pocket_ids: Mapping[str
     for b in sorted(sim.final):
         s = sim.final[b]
         final += (b, STATE_CODES[s.state], float(s.r[0]), float(s.r[1]))
-    return {"table": sim.table.name, "initial": initial, "events": events, "final": final, "capped": bool(sim.capped)}
+    out = {"table": sim.table.name, "initial": initial, "events": events, "final": final, "capped": bool(sim.capped)}
+    if getattr(sim, "flags", ()):
+        out["flags"] = [str(f) for f in sim.flags]
+    return out
 
 
 def decode_log(log: Mapping[str, Any], cushion_names: Mapping[int, str], pocket_names: Mapping[int, str]) -> Dict[str, Any]:
@@ -127,6 +133,13 @@ def decode_log(log: Mapping[str, Any], cushion_names: Mapping[int, str], pocket_
         if len(fin) % 4:
             raise ValueError("final: length must be a multiple of 4")
         final = {str(int(fin[i])): {"r": [fin[i + 2], fin[i + 3]], "state": STATE_NAMES[fin[i + 1]]} for i in range(0, len(fin), 4)}
-        return {"table": log["table"], "initial": initial, "events": events, "final": final, "capped": bool(log.get("capped", False))}
+        out = {"table": log["table"], "initial": initial, "events": events, "final": final,
+               "capped": bool(log.get("capped", False))}
+        flags = log.get("flags")
+        if flags:
+            if not isinstance(flags, (list, tuple)) or not all(isinstance(f, str) for f in flags):
+                raise ValueError("flags: must be a list of stroke flag names")
+            out["flags"] = list(flags)
+        return out
     except (KeyError, IndexError, TypeError) as exc:
         raise ValueError(f"log: malformed event log ({exc!r})") from exc

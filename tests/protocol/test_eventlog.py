@@ -31,10 +31,17 @@ def test_codes_match_the_physics():
     assert STATE_NAMES == tuple(evolve.STATE_NAMES)
 
 
-@pytest.mark.parametrize("make", [rack_break, three_cushion], ids=["14.1-break", "three-cushion"])
+def double_hit():
+    """The cue ball 1 mm behind an object ball, shot straight: the follow-through flags the stroke."""
+    t = get_table("pool-9ft")
+    balls = {0: (1.0, 0.6), 1: (1.0 + 2 * t.R + 0.001, 0.6)}
+    return t, simulate(t, balls, Shot(cue_ball=0, phi_deg=0.0, V0=2.0))
+
+
+@pytest.mark.parametrize("make", [rack_break, three_cushion, double_hit], ids=["14.1-break", "three-cushion", "double-hit"])
 def test_exact_round_trip(make):
     table, sim = make()
-    assert len(sim.events) > 10
+    assert len(sim.events) > 10 or sim.flags
     cushions, pockets = protocol.preset_ids(table.to_json())
     wire = protocol.encode_log(sim, cushions, pockets)
     data = msgpack.packb(wire)
@@ -43,6 +50,7 @@ def test_exact_round_trip(make):
     assert j == sim.to_json()  # every float identical, not just close
     again = SimResult.from_json(j)
     assert again.to_json() == sim.to_json()
+    assert again.flags == sim.flags and ("flags" in wire) == bool(sim.flags)
     # positions along the replayed log equal the original's at every event time
     for e in sim.events[:: max(1, len(sim.events) // 10)]:
         for b in sim.initial:
@@ -86,6 +94,8 @@ def test_compactness_against_json_shape():
         {"table": "carom", "initial": [], "events": [[0.0, 2, [0], 12345, []]], "final": []},
         {"table": "carom", "initial": [], "events": [], "final": [0, 9, 1.0, 1.0]},
         {"initial": [], "events": [], "final": []},
+        {"table": "carom", "initial": [], "events": [], "final": [], "flags": "double_hit"},
+        {"table": "carom", "initial": [], "events": [], "final": [], "flags": [1]},
     ],
 )
 def test_malformed_logs_raise_value_error(log):
