@@ -1,8 +1,8 @@
 """One WebSocket connection: handshake, rate limit, validation, dispatch, private sends, backpressure state.
 
 The session reads frames, turns each into a validated :mod:`protocol.inbound` message (or an
-``error`` naming the field), spends a message credit (pings are free; over the budget: error,
-then close 4003), and hands the message to the server (lobby, quick play, table creation) or
+``error`` naming the field), spends a message credit (pings have a budget of their own, 50/s;
+over the budget: error, then close 4003), and hands the message to the server (lobby, quick play, table creation) or
 to a table actor's inbox. It never touches a game itself.
 """
 
@@ -29,6 +29,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 log = logging.getLogger("billar.session")
 
+#: ``ping`` credits of their own per connection (a latency probe may ping every 20 ms); beyond
+#: them pings spend the ordinary message credits
+PING_PER_S, PING_BURST = 50.0, 100.0
 SESSION_MESSAGES = (I.Ping, I.LobbySubscribe, I.LobbyUnsubscribe, I.QuickPlay, I.QuickPlayCancel, I.CreateTable)
 
 
@@ -49,6 +52,7 @@ class Session:
         self.tokens: Dict[str, str] = {}  # table -> seat token given to this connection (to resume it when the table moves)
         self.bucket = TokenBucket(st.rate_per_s, st.rate_burst)
         self.chat_bucket = TokenBucket(st.chat_per_s, st.chat_burst)
+        self.ping_bucket = TokenBucket(PING_PER_S, PING_BURST)
         self.closing = False
         self.pending: list = []  # session-level coroutines queued by dispatch, run in order
 
@@ -163,8 +167,9 @@ class Session:
                 self.error(exc.code, exc.message, exc.field, exc.ref)
                 continue
             if isinstance(msg, I.Ping):
-                self.send(O.pong(msg.t, time.time()))
-                continue
+                if self._pong(msg):
+                    continue
+                return False
             if not isinstance(msg, I.Hello):
                 self.error(ErrorCode.HELLO_REQUIRED, f"{msg.TYPE}: send hello first", ref=msg.TYPE)
                 continue
@@ -178,6 +183,15 @@ class Session:
             self.send(O.welcome(protocol.PROTOCOL_VERSION, self.id, self.player, self.name, time.time(), self.server.limits()))
             self.server.on_greeted(self)
             return True
+
+    def _pong(self, msg: I.Ping) -> bool:
+        """Answer a ping. Pings have credits of their own (:data:`PING_PER_S`); beyond them each one
+        spends a message credit, so a ping flood ends like any other (``rate_limited``, close 4003).
+        False when the connection is being closed for it."""
+        if not self.ping_bucket.take() and not self.bucket.take():
+            return self._over_budget()
+        self.send(O.pong(msg.t, time.time()))
+        return True
 
     def _over_budget(self) -> bool:
         self.server.metrics.rate_limited.inc()
@@ -197,7 +211,7 @@ class Session:
             self.error(exc.code, exc.message, exc.field, exc.ref)
             return
         if isinstance(msg, I.Ping):
-            self.send(O.pong(msg.t, time.time()))
+            self._pong(msg)
             return
         if not self.bucket.take():
             self._over_budget()

@@ -79,7 +79,7 @@ async def test_oversized_frame_closes_only_that_connection(server):
 async def test_a_flood_is_rate_limited_then_closed(make_server):
     srv = await make_server(rate_per_s=5.0, rate_burst=10.0)
     c = await open_client(srv, "flood")
-    for _ in range(60):  # pings are free
+    for _ in range(60):  # pings have credits of their own (100 at once)
         await c.send(I.Ping())
     for _ in range(60):
         await c.expect("pong")
@@ -93,6 +93,27 @@ async def test_a_flood_is_rate_limited_then_closed(make_server):
     # others are unaffected
     await c.send(I.LobbySubscribe())
     await c.expect("lobby")
+
+
+async def test_a_ping_flood_is_rate_limited_then_closed(make_server):
+    """Pings beyond their own budget (burst 100) spend message credits (burst 10 here), then the connection closes."""
+    srv = await make_server(rate_per_s=5.0, rate_burst=10.0)
+    other = await open_client(srv, "other")
+    flood = await open_client(srv, "pinger")
+    for _ in range(400):
+        await flood.send(I.Ping(t=1.0))
+    pongs = 0
+    while True:
+        m = await flood.recv()
+        if m["type"] != "pong":
+            break
+        pongs += 1
+    assert m["type"] == "error" and m["code"] == "rate_limited"
+    assert 100 + 9 <= pongs < 130  # ping credits, then the message credits hello left (refills during the burst are small)
+    assert await flood.closed() == CloseCode.RATE_LIMITED
+    assert metrics(srv)["billar_rate_limited_total"] == 1
+    await other.send(I.Ping(t=2.0))
+    assert (await other.expect("pong"))["t"] == 2.0
 
 
 async def test_idle_half_open_connections_are_closed_by_pings(make_server):
