@@ -96,11 +96,17 @@ test: client-test client_web/dist/index.html /usr/bin/chromium
 LOADTEST_USERS ?= 60
 LOADTEST_RATE ?= 10
 LOADTEST_TIME ?= 60s
+LOADTEST_STAMP := $(VENV)/.stamp-loadtest
 .PHONY: loadtest capacity
-loadtest: build
-	$(PIP) install -q -e '.[loadtest]'
+loadtest: build $(LOADTEST_STAMP)
 	$(PY) loadtest/run.py --users $(LOADTEST_USERS) --spawn-rate $(LOADTEST_RATE) --time $(LOADTEST_TIME)
 
+$(LOADTEST_STAMP): pyproject.toml $(STAMP)
+	$(PIP) install -q -e '.[loadtest]'
+	touch $@
+
 # Capacity of one server process (bench/capacity.py): steps up tables until p99 passes 50 ms.
+# CAPACITY_ARGS passes options through, e.g. make capacity CAPACITY_ARGS="--steps 250,500 --hold 10"
+CAPACITY_ARGS ?=
 capacity: build
-	$(PY) bench/capacity.py
+	$(PY) bench/capacity.py $(CAPACITY_ARGS)

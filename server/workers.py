@@ -7,11 +7,14 @@ and the kernel spreads new connections over them. Any worker serves any table (s
 
 The parent forwards SIGTERM/SIGINT to every worker (each drains: hands its tables over, tells its
 clients to reconnect) and exits when they have; a worker that dies otherwise (a crash, SIGKILL) is
-started again after a second, while its tables are adopted by the others.
+started again after a second, while its tables are adopted by the others. Should the parent itself
+be killed, the kernel sends each worker SIGTERM (Linux ``PR_SET_PDEATHSIG``), so no worker keeps
+serving the port on its own; the embedded Redis has its own guard (server/embedded.py).
 """
 
 from __future__ import annotations
 
+import ctypes
 import logging
 import os
 import signal
@@ -38,6 +41,14 @@ def free_port(host: str) -> int:
         return s.getsockname()[1]
 
 
+def _die_with_parent() -> None:
+    """In a worker, before exec: ask the kernel for SIGTERM when the parent dies (Linux prctl; elsewhere nothing)."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM, 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 def worker_command(argv: List[str]) -> List[str]:
     """The command line of a worker: ``billar serve`` with the given options (no ``--workers``)."""
     return [sys.executable, "-m", "server.cli", "serve"] + argv
@@ -61,7 +72,8 @@ class Supervisor:
         return env
 
     def _spawn(self, i: int) -> subprocess.Popen:
-        p = subprocess.Popen(worker_command(self.argv), cwd=ROOT, env=self._env(), stdout=subprocess.PIPE, text=True)
+        p = subprocess.Popen(worker_command(self.argv), cwd=ROOT, env=self._env(), stdout=subprocess.PIPE, text=True,
+                             preexec_fn=_die_with_parent)
         line = p.stdout.readline()  # "billar serving on ..." once it listens (empty if it died)
         if not line:
             raise RuntimeError(f"worker {i} did not start (exit status {p.wait()})")

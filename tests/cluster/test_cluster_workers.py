@@ -22,12 +22,21 @@ class Port:
         self.port = port
 
 
-async def test_workers_share_one_port_and_one_embedded_redis(tmp_path):
+def serve_workers(pid):
+    """The ``billar serve`` worker processes under the supervisor ``pid`` (not the embedded Redis's guard)."""
+    return [c for c in psutil.Process(pid).children() if "serve" in c.cmdline()]
+
+
+def start_workers(tmp_path):
     env = dict(os.environ)
     env.pop("REDIS_URL", None)
-    proc = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--workers", "2", "--port", "0", "--data-dir",
+    return subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--workers", "2", "--port", "0", "--data-dir",
                              str(tmp_path / "var"), "--log-level", "WARNING"], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+async def test_workers_share_one_port_and_one_embedded_redis(tmp_path):
+    proc = start_workers(tmp_path)
     try:
         line = await asyncio.wait_for(asyncio.to_thread(proc.stdout.readline), 90)
         m = re.search(r":(\d+) .*2 workers", line)
@@ -70,24 +79,20 @@ async def test_workers_share_one_port_and_one_embedded_redis(tmp_path):
 
 
 async def test_a_killed_worker_is_replaced_and_its_tables_adopted(tmp_path):
-    env = dict(os.environ)
-    env.pop("REDIS_URL", None)
-    proc = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--workers", "2", "--port", "0", "--data-dir",
-                             str(tmp_path / "var"), "--log-level", "WARNING"], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = start_workers(tmp_path)
     try:
         line = await asyncio.wait_for(asyncio.to_thread(proc.stdout.readline), 90)
         port = int(re.search(r":(\d+) ", line).group(1))
         srv = Port(port)
         ann, bob = await Client.open(srv, "ann"), await Client.open(srv, "bob")
         tid, ta, tb = await seat_two(ann, bob, config={"distance": 5, "breaker": 0})
-        workers = psutil.Process(proc.pid).children()
+        workers = serve_workers(proc.pid)
         assert len(workers) == 2
         victim = workers[0]
         victim.send_signal(signal.SIGKILL)
         victim.wait(10)
         for _ in range(300):  # the parent starts another worker
-            live = [c.pid for c in psutil.Process(proc.pid).children()]
+            live = [c.pid for c in serve_workers(proc.pid)]
             if len(live) == 2 and victim.pid not in live:
                 break
             await asyncio.sleep(0.05)
@@ -102,6 +107,33 @@ async def test_a_killed_worker_is_replaced_and_its_tables_adopted(tmp_path):
         assert snap["table"] == tid and snap["seats"][1]["name"] == "bob"
         proc.send_signal(signal.SIGTERM)
         assert await asyncio.to_thread(proc.wait, 60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+async def test_a_killed_supervisor_takes_its_workers_and_the_embedded_redis_with_it(tmp_path):
+    """SIGKILL of the parent: the kernel sends each worker SIGTERM (they drain and exit) and the guard
+    then shuts the embedded redis-server down: nothing keeps serving or running."""
+    proc = start_workers(tmp_path)
+    try:
+        line = await asyncio.wait_for(asyncio.to_thread(proc.stdout.readline), 90)
+        port = int(re.search(r":(\d+) ", line).group(1))
+        ann = await Client.open(Port(port), "ann")
+        await ann.send(I.CreateTable(discipline="three_cushion", config={"distance": 5}))
+        await ann.expect("seated")
+        workers = serve_workers(proc.pid)
+        guards = [c for c in psutil.Process(proc.pid).children() if "server.embedded" in c.cmdline()]
+        assert len(workers) == 2 and len(guards) == 1
+        import redis
+
+        sock = guards[0].cmdline()[-1]
+        redis_pids = [psutil.Process(redis.Redis(unix_socket_path=sock).info()["process_id"])]
+        proc.kill()
+        proc.wait()
+        gone, alive = await asyncio.to_thread(psutil.wait_procs, workers + redis_pids + guards, 45)
+        assert alive == [], [p.pid for p in alive]
     finally:
         if proc.poll() is None:
             proc.kill()
