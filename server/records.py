@@ -12,16 +12,25 @@ Exported (``GET /records/<table>.json``)::
      "strokes": [{"player", "call", "cue_ball_position", "decision", "sim": SimResult.to_json()}, ...]}
 
 with lags, time-outs and forfeits as entries carrying ``"lag": true`` (and ``sim``),
-``"timeout": true`` or ``"forfeit": reason``.
+``"timeout": true`` or ``"forfeit": reason``. A carom record with restricted zones (balkline,
+straight rail) also has ``"zones"``: the zone shapes at the start (rules/zones.py
+``ZoneSet.to_json``), and a stroke whose zones differ from those (the later disciplines of a
+pentathlon or triathlon) carries its own ``"zones"``, so that a replay draws the chalk lines.
 """
 
 from __future__ import annotations
 
+import logging
 from functools import lru_cache
 from typing import Any, Dict, List, Mapping, Tuple
 
 import protocol
 from physics.table import get_table
+from rules.multi import MultiGame
+from rules.registry import new_game
+from rules.replay import apply_entry
+
+log = logging.getLogger("billar.records")
 
 
 @lru_cache(maxsize=None)
@@ -59,7 +68,7 @@ def export(meta: Mapping[str, Any], entries: List[Mapping[str, Any]]) -> Dict[st
             out["ruling"] = e["ruling"]  # the ruling given at the time: the replay reports any difference
         strokes.append(out)
     preset = next((get_table(e["log"]["table"]).to_json() for e in entries if "log" in e), None)
-    return {
+    rec = {
         "preset": preset,  # the table geometry (Table.to_json()) for clients that draw the replay
         "discipline": meta["discipline"],
         "config": meta["config"],
@@ -70,3 +79,30 @@ def export(meta: Mapping[str, Any], entries: List[Mapping[str, Any]]) -> Dict[st
         "result": meta.get("result"),
         "strokes": strokes,
     }
+    _add_zones(rec)
+    return rec
+
+
+def _add_zones(rec: Dict[str, Any]) -> None:
+    """Put the carom zone shapes on ``rec`` (see the module docstring); nothing for games without zones.
+
+    A match whose discipline changes (pentathlon, triathlon) is walked through its referee to
+    know each stroke's zones; a record the referee cannot follow keeps the zones it has so far.
+    """
+    game = new_game(rec["discipline"], rec["config"] or {}, seed=rec["seed"])
+    if not hasattr(game, "table_zones"):
+        return
+    first = game.table_zones()
+    if first:
+        rec["zones"] = first
+    if not isinstance(game, MultiGame):  # one discipline: the zones never change
+        return
+    try:
+        for entry in rec["strokes"]:
+            zones = game.table_zones()
+            if zones != first:
+                entry["zones"] = zones
+            apply_entry(game, entry)
+    except Exception:  # a stored record the referee no longer follows: export it as it is
+        log.warning("record zones: the referee could not follow the record", extra={"table": rec["table"]},
+                    exc_info=True)
