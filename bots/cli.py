@@ -5,7 +5,10 @@
 
 Each table is created by one bot and joined by another; ``--spectators`` bots watch each table.
 The summary gives games finished, strokes, decisions, errors, stream gaps, and percentiles of
-shot-to-broadcast latency, spectator fan-out delay and engine think time (see bots/client.py).
+shot-to-broadcast latency, spectator fan-out delay and engine think time (see bots/client.py),
+and what dropped connections cost: reconnects, resumes, actions sent again. A dropped
+connection is opened again and the seat resumed (or the table watched again) within
+``--retries`` attempts, pausing ``--retry-delay`` seconds and twice as long each time up to 5 s.
 Exit status: 0 when every game finished with no protocol error; 1 otherwise; 2 for bad
 arguments.
 """
@@ -17,7 +20,7 @@ import asyncio
 import sys
 from urllib.parse import urlparse
 
-from bots.client import Stats, percentile, run_tables
+from bots.client import Retry, Stats, percentile, run_tables
 from bots.mirror import target_config
 from rules.registry import DISCIPLINES, canonical_name
 
@@ -34,6 +37,10 @@ def register(subparsers) -> None:
     p.add_argument("--think", type=float, default=0.0, help="extra seconds a bot waits before each move (default 0)")
     p.add_argument("--timeout", type=float, default=600.0, help="seconds allowed for all games (default 600)")
     p.add_argument("--seed", type=int, default=1, help="seed of the bots' execution noise (default 1)")
+    p.add_argument("--retries", type=int, default=Retry.attempts,
+                   help=f"connections tried after each drop before giving up, 0 = never (default {Retry.attempts})")
+    p.add_argument("--retry-delay", type=float, default=Retry.first_s,
+                   help=f"seconds before the first of them, doubling up to {Retry.max_s:g} s (default {Retry.first_s:g})")
     p.set_defaults(func=main)
 
 
@@ -50,6 +57,10 @@ def check_args(args: argparse.Namespace) -> dict:
         raise ValueError(f"level: expected 1..5, got {args.level}")
     if args.think < 0 or args.timeout <= 0:
         raise ValueError("think/timeout: must be >= 0 / > 0 seconds")
+    if not 0 <= args.retries <= 1000:
+        raise ValueError(f"retries: expected 0..1000, got {args.retries}")
+    if not 0 <= args.retry_delay <= Retry.max_s:
+        raise ValueError(f"retry-delay: expected 0..{Retry.max_s:g} seconds, got {args.retry_delay}")
     args.discipline = canonical_name(args.discipline)
     return target_config(args.discipline, args.target)
 
@@ -67,6 +78,10 @@ def summary(stats: Stats, tables: int) -> str:
         f"errors             {len(stats.errors)}",
         f"stream gaps        {stats.gaps}",
         f"spectator messages {stats.spectator_messages}",
+        f"reconnects         {stats.reconnects}",
+        f"resumes            {stats.resumes}",
+        f"resent actions     {stats.resent} ({stats.duplicates} already played)",
+        f"repeated versions  {stats.repeats}",
         f"shot->broadcast ms {pct(stats.latency_ms)}",
         f"spectator fan-out  {pct(stats.fanout_ms)}",
         f"think ms           {pct(stats.think_ms)}",
@@ -83,8 +98,9 @@ def summary(stats: Stats, tables: int) -> str:
 
 def main(args: argparse.Namespace) -> int:
     config = check_args(args)
+    retry = Retry(args.retries, args.retry_delay)
     stats = asyncio.run(run_tables(args.url, args.tables, args.discipline, config, args.spectators, args.level, args.think,
-                                   args.timeout, args.seed))
+                                   args.timeout, args.seed, retry))
     print(summary(stats, args.tables), flush=True)
     ok = not stats.errors and stats.games_finished == args.tables
     if not ok:

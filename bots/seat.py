@@ -4,12 +4,21 @@ Used by the asyncio bots of ``billar bots`` (bots/client.py) and by the Locust p
 (loadtest/locustfile.py, gevent): each feeds received messages to :meth:`SeatPlay.feed` and,
 when :meth:`SeatPlay.position_to_move` gives a game, asks the engine for an
 :class:`bots.action.Action` and sends :meth:`SeatPlay.message_for` of it.
+
+Resuming (docs/protocol.md section 5): every ``shot``/``decision`` sent stays in
+:attr:`SeatPlay.pending` until the stream message that carries its ``seq`` (or an error naming
+that ``seq``) arrives. A ``seated`` for the seat already held (after the client's own ``resume``
+on a new connection, or sent by the server when the table moved to another process) sets
+``Feedback.reseated``: the caller then sends :meth:`SeatPlay.resend` again, same ``seq``. The
+server plays such a message once; when it had played it before, its ``duplicate_sequence``
+answer is expected and not an error. A stream message at a version already applied is ignored
+(``Feedback.repeat``), never applied twice to the mirror.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Set
 
 import protocol
 from bots.action import Action
@@ -23,6 +32,10 @@ class Stream:
 
     def __init__(self):
         self.v: Optional[int] = None
+
+    def is_repeat(self, msg: Dict[str, Any]) -> bool:
+        """True for a stream message (not a snapshot) at a version already seen: to be ignored, not checked."""
+        return msg["type"] != "table_snapshot" and self.v is not None and msg["v"] <= self.v
 
     def check(self, msg: Dict[str, Any]) -> Optional[str]:
         """Accept a stream message; returns a failure text for a gap or a repeat, else None."""
@@ -43,7 +56,12 @@ class Feedback:
     """What one received message told: ``errors`` (texts), ``gap`` (a version gap text or None),
     ``latency_s`` (shot-to-broadcast of this seat's own moves, lags left out), ``resync`` (a
     snapshot in the middle of a game), ``stroke``/``decision`` (a stroke or a decision ruled),
-    ``over`` (the game just ended; ``result`` its result)."""
+    ``over`` (the game just ended; ``result`` its result); after a drop: ``reseated`` (a
+    ``seated`` for the seat already held: send :meth:`SeatPlay.resend`), ``repeat`` (the version of
+    a stream message already applied, ignored), ``duplicate`` (a resent action the server had
+    played before), ``retry`` (a ``shot``/``decision`` answered ``unavailable``/``busy``: send
+    :meth:`SeatPlay.resend` again after a pause), ``resume_error`` (the code of an ``error``
+    answering ``resume``; not counted in ``errors``: the caller decides)."""
 
     errors: List[str] = field(default_factory=list)
     gap: Optional[str] = None
@@ -53,6 +71,14 @@ class Feedback:
     decision: bool = False
     over: bool = False
     result: Optional[Dict[str, Any]] = None
+    reseated: bool = False
+    repeat: Optional[int] = None
+    duplicate: bool = False
+    retry: bool = False
+    resume_error: Optional[str] = None
+
+
+RETRY_CODES = frozenset({"unavailable", "busy", "shutting_down"})  # error codes that mean "try again later"
 
 
 class SeatPlay:
@@ -65,7 +91,9 @@ class SeatPlay:
         self.mirror: Optional[Mirror] = None
         self.stream = Stream()
         self.seq = 0
-        self.sent: Dict[int, float] = {}  # seq -> send time (s, the caller's clock)
+        self.sent: Dict[int, float] = {}  # seq -> send time (s, the caller's clock); latency of first sends only
+        self.pending: Dict[int, I.Inbound] = {}  # seq -> shot/decision sent and not answered yet
+        self.resent: Set[int] = set()  # seqs sent more than once (their duplicate_sequence answers are expected)
         self.acted_v: Optional[int] = None  # the position (version) this seat last moved in
         self.state: Optional[Dict[str, Any]] = None
         self.state_v: Optional[int] = None  # version of the last message that carried a position
@@ -78,12 +106,16 @@ class SeatPlay:
         fb = Feedback()
         t = msg["type"]
         if t == "error":
-            fb.errors.append(f"error {msg.get('code')}: {msg.get('message')}")
+            self._error(msg, fb)
             return fb
         if t == "seated":
+            fb.reseated = self.token is not None and msg["table"] == self.table and msg["seat"] == self.seat
             self.table, self.seat, self.token = msg["table"], msg["seat"], msg["token"]
             return fb
         if t not in protocol.STREAM_TYPES or msg.get("table") != self.table:
+            return fb
+        if self.stream.is_repeat(msg):
+            fb.repeat = msg["v"]
             return fb
         fb.gap = self.stream.check(msg)
         try:
@@ -103,10 +135,12 @@ class SeatPlay:
         if t in ("stroke", "ruling"):
             mine = msg["shots"] if t == "stroke" else [{"seat": msg["seat"], "seq": msg["seq"]}]
             for s in mine:
-                if s.get("seat") == self.seat and s.get("seq") in self.sent:
-                    t0 = self.sent.pop(s["seq"])
-                    if not (t == "stroke" and len(msg["shots"]) == 2):
-                        fb.latency_s.append(now - t0)
+                if s.get("seat") == self.seat:
+                    self.pending.pop(s.get("seq"), None)
+                    if s.get("seq") in self.sent:
+                        t0 = self.sent.pop(s["seq"])
+                        if not (t == "stroke" and len(msg["shots"]) == 2):
+                            fb.latency_s.append(now - t0)
             fb.stroke = t == "stroke"
             fb.decision = t == "ruling" and msg["cause"] == "decision"
         if "state" in msg:
@@ -117,6 +151,21 @@ class SeatPlay:
             self.over = fb.over = True
             fb.result = self.state["result"]
         return fb
+
+    def _error(self, msg: Dict[str, Any], fb: Feedback) -> None:
+        code, ref, seq = msg.get("code"), msg.get("ref"), msg.get("seq")
+        if ref == "resume":
+            fb.resume_error = code
+            return
+        if code == "duplicate_sequence" and seq in self.resent:
+            fb.duplicate = True  # played before the move: its stream message came (or comes) by the stream
+            return
+        if ref in ("shot", "decision") and code in RETRY_CODES and self.pending:
+            fb.retry = True
+            return
+        if seq is not None:
+            self.pending.pop(seq, None)  # refused: sending it again would not help
+        fb.errors.append(f"error {code}: {msg.get('message')}")
 
     def position_to_move(self) -> Optional[Any]:
         """A private copy of the game when this seat must move in a position it has not moved in yet
@@ -135,9 +184,22 @@ class SeatPlay:
         self.seq += 1
         self.sent[self.seq] = now
         if act.kind == "decision":
-            return I.Decision(table=self.table, token=self.token, seq=self.seq, name=act.name, arg=act.arg)
-        return I.Shot(table=self.table, token=self.token, seq=self.seq, stroke=act.stroke(), call=act.call,
-                      cue_ball=tuple(act.cue_ball) if act.cue_ball is not None else None)
+            msg: I.Inbound = I.Decision(table=self.table, token=self.token, seq=self.seq, name=act.name, arg=act.arg)
+        else:
+            msg = I.Shot(table=self.table, token=self.token, seq=self.seq, stroke=act.stroke(), call=act.call,
+                         cue_ball=tuple(act.cue_ball) if act.cue_ball is not None else None)
+        self.pending[self.seq] = msg
+        return msg
+
+    def resend(self) -> List[I.Inbound]:
+        """The actions not answered yet, in ``seq`` order, to send again unchanged (same ``seq``) after a
+        ``seated`` for this seat or a ``retry``; their latency is no longer measured (it spans the drop)."""
+        out = []
+        for seq in sorted(self.pending):
+            self.resent.add(seq)
+            self.sent.pop(seq, None)
+            out.append(self.pending[seq])
+        return out
 
     def leave(self) -> Optional[I.Inbound]:
         """The ``leave`` message giving up the seat (None when not seated)."""
