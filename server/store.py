@@ -283,10 +283,11 @@ class Store:
         self.lobby_ttl_s, self.records_ttl_s, self.history_len = lobby_ttl_s, records_ttl_s, history_len
         # a blocking pool: a burst of table writes (hundreds of actors at once) waits for a free connection
         # instead of failing with "too many connections"
-        conn_class = _UnixConnection if url.startswith("unix:") else _TcpConnection
         pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=max_connections, timeout=timeout_s,
-                                                        socket_timeout=timeout_s, socket_connect_timeout=timeout_s,
-                                                        connection_class=conn_class)
+                                                        socket_timeout=timeout_s, socket_connect_timeout=timeout_s)
+        # hiredis packing for plain TCP and unix sockets (other kinds, e.g. TLS, keep redis-py's classes)
+        pool.connection_class = {Connection: _TcpConnection, UnixDomainSocketConnection: _UnixConnection}.get(
+            pool.connection_class, pool.connection_class)
         self.redis = aioredis.Redis.from_pool(pool)  # the client owns the pool: aclose() disconnects it
         self.healthy = True
         self._quick = self.redis.register_script(_QUICK_PLAY)
