@@ -126,8 +126,11 @@ def ruling(table: str, v: int, ts: float, *, game: int, cause: str, seat: Option
             "decision": decision, "ruling": dict(ruling), "state": dict(state), "clock": clock}
 
 
-def seats(table: str, v: int, ts: float, seats: Sequence[Any]) -> Dict[str, Any]:
-    return {"type": "seats", "table": table, "v": v, "ts": ts, "seats": list(seats)}
+def seats(table: str, v: int, ts: float, seats: Sequence[Any], clock: Optional[Mapping[str, Any]] = None) -> Dict[str, Any]:
+    """Who sits where and who is connected; ``clock`` is the shot clock as it stands after the
+    change (a player to act who drops stops it, one who comes back resumes it), null without one."""
+    return {"type": "seats", "table": table, "v": v, "ts": ts, "seats": list(seats),
+            "clock": dict(clock) if clock is not None else None}
 
 
 def spectators(table: str, count: int) -> Dict[str, Any]:

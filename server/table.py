@@ -41,6 +41,7 @@ if TYPE_CHECKING:  # pragma: no cover
 log = logging.getLogger("billar.table")
 
 STATE_FORMAT = 1  # version of the persisted table state
+CLOCK_RESUME_MIN_S = 5.0  # s, the least a player who reconnects in the middle of a turn gets on the shot clock
 
 
 def token_hash(token: str) -> str:
@@ -128,6 +129,9 @@ class TableActor:
         self._batch_strokes = 0
         self._state_changed = False
         self._flushed = (0, 0)  # (version, record_len) of the last write
+        self._flushed_seqs: List[Optional[Tuple[int, int]]] = [None, None]  # seats' (last_seq, last_v) at that write
+        self._clock_gen = 0  # counts the clock's starts: a timer queued before a restart is stale
+        self._clock_paused: Optional[Tuple[Tuple[int, int, int], float]] = None  # (turn key, seconds left): see _arm_clock
         self._lobby_key: Optional[Tuple[Any, ...]] = None  # (seats, scores, status, spectators) of the last lobby entry written
         self._lobby_at = float("-inf")  # monotonic time of that write
         self._lobby_due = False  # a score changed since: written by publish_lobby once lobby_update_s has passed
@@ -241,11 +245,16 @@ class TableActor:
     def _restore_after_fault(self) -> None:
         """Put the game back to its last persisted state (a referee exception must not leave it half-changed).
 
-        Stream messages not yet flushed were never seen by anybody: they are dropped with it.
+        Stream messages not yet flushed were never seen by anybody: they are dropped with it, and
+        the seats' sequence numbers go back with them, so a retry of the failed action with the
+        same ``seq`` is played, not refused as a duplicate.
         """
         self._batch, self._batch_records, self._batch_meta, self._batch_strokes = [], [], False, 0
         self._state_changed = False
         self.version, self.record_len = self._flushed
+        for seat, seqs in zip(self.seats, self._flushed_seqs):  # the failed action's seq was never played
+            if seat is not None and seqs is not None:
+                seat.last_seq, seat.last_v = seqs
         try:
             self.game = game_from_state(self.last_state)
         except Exception:
@@ -339,6 +348,7 @@ class TableActor:
                lobby: bool = True) -> TableWrite:
         gs = self.game.to_state()
         self.last_state = gs
+        self._flushed_seqs = [(s.last_seq, s.last_v) if s else None for s in self.seats]
         w = TableWrite(self.id, state=msgpack.packb(self.to_state(gs), use_bin_type=True), records=records, stream=stream,
                        lease=self.lease)
         if meta:
@@ -572,8 +582,8 @@ class TableActor:
         session.send(O.seated(self.id, i, token))
         session.send(self.snapshot())
         session.at_version(self.id, self.version, PLAYER)
-        await self._broadcast_seats(meta=True)
         self._arm_clock()
+        await self._broadcast_seats(meta=True)
         self._check_idle()
         return i
 
@@ -679,8 +689,8 @@ class TableActor:
         self.feed.remove(session)
         session.tables.discard(self.id)
         session.send(O.left(self.id))
-        await self._broadcast_seats(meta=True)
         self._arm_clock()
+        await self._broadcast_seats(meta=True)
         self._check_idle()
 
     async def on_disconnect(self, session: "Session") -> None:
@@ -691,6 +701,8 @@ class TableActor:
             self._spectators_changed()
         for s in self.seats:
             if s is not None and s.session is session:  # only the connection currently bound to the seat
+                if self.clock is not None and self.seats[self.clock["seat"]] is s:
+                    self._clock_paused = (self._turn_key(self.clock["seat"]), max(0.0, self.clock["deadline"] - time.time()))
                 s.session = None
                 s.grace_until = time.time() + self.settings.grace_s
                 if not self.server.stopping:
@@ -700,7 +712,7 @@ class TableActor:
 
     async def _broadcast_seats(self, meta: bool = False) -> None:
         v = self._next_v()
-        self._commit(O.seats(self.id, v, time.time(), self.seats_view()), meta=meta)
+        self._commit(O.seats(self.id, v, time.time(), self.seats_view(), self.clock), meta=meta)
 
     def _spectators_changed(self) -> None:
         """Spectator counts are coalesced: the server flushes them to the table and the lobby twice a second."""
@@ -898,7 +910,9 @@ class TableActor:
         """(Re)start the shot clock for the player to act, when the table has one and the game is on.
 
         The clock runs only while that player is connected: a disconnected player is covered by
-        the grace period and the opponent's claim, and a restart never times anybody out.
+        the grace period and the opponent's claim, and a restart never times anybody out. When the
+        player to act drops and comes back in the same turn, the clock goes on with the time that
+        was left (at least :data:`CLOCK_RESUME_MIN_S`), so reconnecting never buys a fresh limit.
         """
         if self._clock_handle is not None:
             self._clock_handle.cancel()
@@ -909,13 +923,24 @@ class TableActor:
                 or self.seats[to_act].session is None):
             self.clock = None
             return
-        deadline = time.time() + limit
+        left = limit
+        if self._clock_paused is not None:
+            key, paused_left = self._clock_paused
+            if key == self._turn_key(to_act):  # the same turn resumes: the clock goes on, not from the start
+                left = min(limit, max(paused_left, CLOCK_RESUME_MIN_S))
+            self._clock_paused = None
+        deadline = time.time() + left
         self.clock = {"seat": to_act, "limit_s": limit, "deadline": deadline}
-        marker = (self.version, to_act, deadline)
-        self._clock_handle = asyncio.get_running_loop().call_later(limit, self.submit_internal, self._on_clock, marker)
+        self._clock_gen += 1
+        marker = (self._clock_gen, to_act, deadline)
+        self._clock_handle = asyncio.get_running_loop().call_later(left, self.submit_internal, self._on_clock, marker)
+
+    def _turn_key(self, seat: int) -> Tuple[int, int, int]:
+        """What identifies a turn for the shot clock: (seat, game, actions recorded so far)."""
+        return (seat, self.game_no, self.record_len)
 
     async def _on_clock(self, marker: Tuple[int, int, float]) -> None:
-        if self.clock is None or marker != (self.version, self.clock["seat"], self.clock["deadline"]) or self.game.over:
+        if self.clock is None or marker != (self._clock_gen, self.clock["seat"], self.clock["deadline"]) or self.game.over:
             return
         seat = self.clock["seat"]
         try:

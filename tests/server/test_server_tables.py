@@ -1,6 +1,7 @@
 """Tables over real WebSockets: seats, spectators, turn and sequence checks, resume, grace, rematch, chat, clock."""
 
 import asyncio
+import time
 
 import pytest
 
@@ -295,3 +296,54 @@ async def test_a_referee_fault_leaves_the_table_unchanged(server):
     await a.send(I.Shot(table=tid, token=ta, seq=2, stroke=BREAK, cue_ball=KITCHEN))
     await a.expect("stroke", v=3)
     await b.expect("stroke", v=3)
+
+
+async def test_a_fault_after_the_seq_was_taken_lets_the_same_seq_be_played_again(server):
+    """The stroke failed after its seat's sequence number was set (building the message): the rollback
+    puts the sequence number back too, so the client's retry with the same ``seq`` is played."""
+    a, b, tid, ta, tb = await table_with_two(server, config=POOL)
+    actor = server.tables[tid]
+    view = actor.state_view
+    calls = []
+
+    def failing_once():
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("bug while building the message")
+        return view()
+
+    actor.state_view = failing_once
+    await a.send(I.Shot(table=tid, token=ta, seq=1, stroke=BREAK, cue_ball=KITCHEN))
+    await a.expect("error", code="internal", table=tid)
+    await b.silent(0.2)
+    assert actor.seats[0].last_seq == -1 and actor.version == 2
+    await a.send(I.Shot(table=tid, token=ta, seq=1, stroke=BREAK, cue_ball=KITCHEN))
+    s = await a.expect("stroke", v=3)
+    assert s["shots"][0]["seq"] == 1
+    await b.expect("stroke", v=3)
+
+
+async def test_reconnecting_does_not_restart_the_shot_clock(server):
+    """The player to act drops 2 s into a 10 s clock and resumes: the clock goes on with about 8 s, not 10."""
+    cfg = dict(POOL, shot_clock={"limit_s": 10.0, "extensions": 0})
+    a, b, tid, ta, tb = await table_with_two(server, config=cfg)
+    snap = await snapshot_of(a, tid)
+    deadline = snap["clock"]["deadline"]
+    assert snap["clock"]["seat"] == 0 and abs(deadline - time.time() - 10.0) < 0.5
+    await asyncio.sleep(2.0)
+    await a.close()
+    away = await b.expect("seats", v=3)
+    assert away["seats"][0]["connected"] is False and away["clock"] is None  # stopped while the player is away
+    a2 = await open_client(server, "ann")
+    await a2.send(I.Resume(table=tid, token=ta))
+    await a2.expect("seated", seat=0)
+    await a2.expect("table_snapshot")
+    back = await b.expect("seats", v=4)
+    assert (await a2.expect("seats", v=4)) == back
+    left = back["clock"]["deadline"] - time.time()
+    assert back["clock"]["seat"] == 0 and back["clock"]["limit_s"] == 10.0
+    assert 7.0 < left < 8.3, left  # the old code gave a fresh 10 s
+    # the next turn starts from the full limit
+    await a2.send(I.Shot(table=tid, token=ta, seq=1, stroke=BREAK, cue_ball=KITCHEN))
+    st = await a2.expect("stroke")
+    assert abs(st["clock"]["deadline"] - time.time() - 10.0) < 0.5

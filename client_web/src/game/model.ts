@@ -106,6 +106,7 @@ export class TableModel {
         return { kind: "ruling" };
       case "seats":
         this.seats = m.seats;
+        if (m.clock !== undefined) this.clock = m.clock;
         return { kind: "seats" };
       case "chat": {
         const line = { seat: m.seat, name: m.name, text: m.text, ts: m.ts };

@@ -280,6 +280,8 @@ export interface SeatsMsg {
   v: number;
   ts: number;
   seats: (SeatEntry | null)[];
+  /** the shot clock after the change (it stops while the player to act is away); absent from older servers */
+  clock?: Clock | null;
 }
 
 export interface ChatMsg {
