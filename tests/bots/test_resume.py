@@ -148,3 +148,18 @@ async def test_a_bad_url_path_is_one_error_line(server):
     assert stats.errors == ["table0: InvalidStatus: server rejected WebSocket connection: HTTP 404"]
     with pytest.raises(Exception, match="HTTP 404"):
         await Link.open(f"ws://127.0.0.1:{server.port}/nope", "x")
+
+
+def test_cli_retry_options():
+    import argparse
+
+    from bots.cli import check_args, register
+
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers())
+    args = parser.parse_args(["bots"])
+    check_args(args)
+    assert (args.retries, args.retry_delay) == (10, 0.25)
+    for bad, name in ((["--retries", "-1"], "retries"), (["--retry-delay", "6"], "retry-delay")):
+        with pytest.raises(ValueError, match=name):
+            check_args(parser.parse_args(["bots", *bad]))
