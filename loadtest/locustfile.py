@@ -15,7 +15,9 @@ events fired (``request_type`` "WS"):
 - ``lobby``: lobby_subscribe until the lobby arrives (ms);
 - failures (``exception`` set): ``protocol error`` (any ``error`` message), ``version gap``
   (a stream version that is not the next), ``resync`` (a snapshot in the middle of a game),
-  ``game`` (a game not finished within ``GAME_TIMEOUT_S``), ``connection`` (closed by the server).
+  ``game`` (a game not finished within ``GAME_TIMEOUT_S``), ``connection`` (closed by the server),
+  ``busy`` (a shot or decision answered ``unavailable``/``busy``: the player sends it again,
+  same ``seq``, after 0.25 s).
 
 Players pair by quick play in ``BILLAR_DISCIPLINE`` (default three_cushion) with a short
 target (``BILLAR_TARGET``, default 3) and play with the level-1 engine after a think time of
@@ -142,6 +144,13 @@ class PlayerUser(ProtocolUser):
                 self.fail("resync", RuntimeError("snapshot in the middle of a game"))
             for s in fb.latency_s:
                 self.measure("shot->broadcast", s * 1000.0)
+            if fb.retry or fb.reseated:  # the server was busy (or the seat came back): the same seq again
+                if fb.retry:
+                    self.fail("busy", RuntimeError("shot or decision answered unavailable/busy"))
+                    gevent.sleep(0.25)
+                for m in seat.resend():
+                    self.send(m)
+                continue
             game = seat.position_to_move()
             if game is not None:
                 act = self.engine.choose(game, seat.seat)
