@@ -74,6 +74,7 @@ BALL_MODELS = {"frictional_inelastic": 0, "frictionless_elastic": 1}
 cdef double _SPACER = 1.0e-6       # m, gap set after every contact (spec 2.6)
 cdef double _CLUSTER_GAP = 2.0e-6  # m, gap up to which balls count as pressed together in a push
 cdef double _MAX_WINDOW = 1.0e4    # s, bound on any detection window (all states end sooner)
+cdef double _JAM_DT = 1.0e-9       # s, a pressed contact repeated this soon never parted: a jam
 cdef int MAX_BALL_ID = 15
 SPACER = _SPACER
 PUSH_SPEED = 0.005                 # m/s, ball-ball closing speed below which a contact is a push
@@ -116,6 +117,7 @@ cdef struct Sim:
     double t_pock[MAXB]
     int i_pock[MAXB]
     double t_pair[MAXB * MAXB]
+    double t_press[MAXB * MAXB]   # per pair (i < j): time of its last pressed contact (jam detection)
     double ax[MAXB]
     double ay[MAXB]
     double box[MAXB][4]   # bounding box (x0, x1, y0, y1) of the centre's path up to the ball's horizon, widened by R
@@ -442,14 +444,16 @@ cdef double _room(const Sim* s, int x, const BallS* bx, int other, double ux, do
     return room
 
 
-cdef bint _cluster_push(Sim* s, int i, int j, BallS* a, BallS* b, double t, double v_push) noexcept nogil:
+cdef bint _cluster_push(Sim* s, int i, int j, BallS* a, BallS* b, double t, double v_push, bint jam) noexcept nogil:
     """A slow contact of i and j pushes the whole cluster pressed together with them.
 
     The cluster: i, j and, transitively, every ball touching a member (gap <= CLUSTER_GAP) and
     moving relative to it slower than ``v_push``. All get the mean velocity and spin (the push rule
     of physics.ball_ball.slow_push, extended to the balls the push presses on), so the cluster
     moves in lockstep. Returns False (and does nothing) if i and j do not move slower than
-    ``v_push`` relative to each other.
+    ``v_push`` relative to each other, unless ``jam``: then i and j are a jammed pair (a pressed
+    contact repeated at the same instant, see _resolve_pair) and are pushed together whatever
+    their relative speed, with the balls pressed against them as above.
     """
     cdef BallS st[MAXB]
     cdef bint inside[MAXB]
@@ -461,7 +465,7 @@ cdef bint _cluster_push(Sim* s, int i, int j, BallS* a, BallS* b, double t, doub
     # (closing speed about zero) is no push
     dx = a.vx - b.vx
     dy = a.vy - b.vy
-    if not (dx * dx + dy * dy < v_push * v_push):
+    if not jam and not (dx * dx + dy * dy < v_push * v_push):
         return False
     for k in range(s.nb):
         inside[k] = False
@@ -551,12 +555,21 @@ cdef void _resolve_pair(Sim* s, int i, int j, double t) noexcept nogil:
     s.log_first = first
     s.log_second = second
     if s.ball_model == FRICTIONAL_INELASTIC:
-        if _cluster_push(s, i, j, &a, &b, t, s.v_push):
+        if _cluster_push(s, i, j, &a, &b, t, s.v_push, False):
             return
         # pressing: the cloth friction drives the two together (relative acceleration along n)
         press = 2.0 * ((s.ax[i] - s.ax[j]) * nx + (s.ay[i] - s.ay[j]) * ny)
         v_sep = sqrt(2.0 * press * _SPACER) if press > 0.0 else 0.0
         closing = (a.vx - b.vx) * nx + (a.vy - b.vy) * ny
+        if s.e_b * closing < v_sep:
+            # a pressed contact; the same pair pressed again at the same instant never parted:
+            # its separation sent it into a third ball that sent it straight back (a slot with
+            # less play than the spacer). That cycle takes no time and need not end (the rub
+            # feeds each separation): the jammed group is one cluster, pushed in lockstep.
+            if t - s.t_press[i * MAXB + j] <= _JAM_DT:
+                _cluster_push(s, i, j, &a, &b, t, s.v_push, True)
+                return
+            s.t_press[i * MAXB + j] = t
         if s.e_b * closing >= v_sep or not pressed_contact(&a, &b, s.cl.R, v_sep):
             frictional_inelastic(&a, &b, s.cl.R, s.e_b)
     else:
@@ -680,6 +693,7 @@ cdef int _run(Sim* s) noexcept nogil:
     for i in range(s.nb):
         for j in range(s.nb):
             s.t_pair[i * MAXB + j] = INFINITY
+            s.t_press[i * MAXB + j] = -INFINITY
     for i in range(s.nb):
         _set(s, i, 0.0, &s.b[i])
     for i in range(s.nb):
