@@ -626,7 +626,7 @@ class Cluster:
             try:
                 node = await self.owner_of(tid)
             except RedisUnavailable:
-                session.error(ErrorCode.UNAVAILABLE, "table: storage unreachable, try again", "table", msg.TYPE, table=tid)
+                session.error(ErrorCode.UNAVAILABLE, "table: storage unreachable, try again", "table", msg.TYPE, table=tid, seq=getattr(msg, "seq", None))
                 return
             if node is None:
                 session.error(ErrorCode.NO_SUCH_TABLE, f"table: no table {tid!r} here", "table", msg.TYPE)
@@ -647,7 +647,7 @@ class Cluster:
                 self.owners.pop(tid, None)  # the owner does not listen: dead (its lease will expire) or cut off
             if loop.time() > deadline:
                 session.error(ErrorCode.UNAVAILABLE, "table: its server is unreachable, try again", "table", msg.TYPE,
-                              table=tid)
+                              table=tid, seq=getattr(msg, "seq", None))
                 return
             await asyncio.sleep(0.2)
 
@@ -813,7 +813,7 @@ class Cluster:
         else:
             ok = actor.submit(proxy, msg)
         if not ok:
-            proxy.error(ErrorCode.BUSY, "table: busy, try again", "table", msg.TYPE, table=tid)
+            proxy.error(ErrorCode.BUSY, "table: busy, try again", "table", msg.TYPE, table=tid, seq=getattr(msg, "seq", None))
 
     async def _after_adoption(self, tid: str, env: Dict[str, Any]) -> None:
         fut = self.adopting.get(tid)
@@ -829,7 +829,7 @@ class Cluster:
         self.owners.pop(tid, None)
         msg = protocol.parse(env["x"])
         if env.get("h", 0) >= MAX_HOPS:
-            session.error(ErrorCode.UNAVAILABLE, "table: moving between servers, try again", "table", msg.TYPE, table=tid)
+            session.error(ErrorCode.UNAVAILABLE, "table: moving between servers, try again", "table", msg.TYPE, table=tid, seq=getattr(msg, "seq", None))
             return
         self.background(self._forward_later(session, msg, tid, env.get("h", 0) + 1))
 
