@@ -75,6 +75,7 @@ cdef double _SPACER = 1.0e-6       # m, gap set after every contact (spec 2.6)
 cdef double _CLUSTER_GAP = 2.0e-6  # m, gap up to which balls count as pressed together in a push
 cdef double _MAX_WINDOW = 1.0e4    # s, bound on any detection window (all states end sooner)
 cdef double _JAM_DT = 1.0e-9       # s, a pressed contact repeated this soon never parted: a jam
+cdef double _PRESS_GAP_MAX = 1.0e-4  # m, largest gap a sustained press opens (doubling from the spacer)
 cdef int MAX_BALL_ID = 15
 SPACER = _SPACER
 PUSH_SPEED = 0.005                 # m/s, ball-ball closing speed below which a contact is a push
@@ -118,6 +119,8 @@ cdef struct Sim:
     int i_pock[MAXB]
     double t_pair[MAXB * MAXB]
     double t_press[MAXB * MAXB]   # per pair (i < j): time of its last pressed contact (jam detection)
+    double t_back[MAXB * MAXB]    # per pair: a pressed contact before this time continues a sustained press
+    double g_press[MAXB * MAXB]   # per pair: the gap (m) its last pressed contact opened
     double ax[MAXB]
     double ay[MAXB]
     double box[MAXB][4]   # bounding box (x0, x1, y0, y1) of the centre's path up to the ball's horizon, widened by R
@@ -534,8 +537,8 @@ cdef bint _cluster_push(Sim* s, int i, int j, BallS* a, BallS* b, double t, doub
 
 cdef void _resolve_pair(Sim* s, int i, int j, double t) noexcept nogil:
     cdef BallS a, b
-    cdef double dx, dy, d, push, nx, ny, van, vbn, pa, pb, da, db, press, v_sep, closing
-    cdef int first, second
+    cdef double dx, dy, d, push, nx, ny, van, vbn, pa, pb, da, db, press, v_sep, closing, gap
+    cdef int first, second, k
     _at(s, i, t, &a)
     _at(s, j, t, &b)
     dx = b.rx - a.rx
@@ -559,17 +562,27 @@ cdef void _resolve_pair(Sim* s, int i, int j, double t) noexcept nogil:
             return
         # pressing: the cloth friction drives the two together (relative acceleration along n)
         press = 2.0 * ((s.ax[i] - s.ax[j]) * nx + (s.ay[i] - s.ay[j]) * ny)
-        v_sep = sqrt(2.0 * press * _SPACER) if press > 0.0 else 0.0
+        k = i * MAXB + j
+        # the gap a pressed contact opens: the spacer, doubled at each pressed contact of a
+        # sustained press (the pair back within two flights of its last one) up to _PRESS_GAP_MAX
+        gap = _SPACER
+        if t <= s.t_back[k]:
+            gap = 2.0 * s.g_press[k]
+            if gap > _PRESS_GAP_MAX:
+                gap = _PRESS_GAP_MAX
+        v_sep = sqrt(2.0 * press * gap) if press > 0.0 else 0.0
         closing = (a.vx - b.vx) * nx + (a.vy - b.vy) * ny
         if s.e_b * closing < v_sep:
             # a pressed contact; the same pair pressed again at the same instant never parted:
             # its separation sent it into a third ball that sent it straight back (a slot with
             # less play than the spacer). That cycle takes no time and need not end (the rub
             # feeds each separation): the jammed group is one cluster, pushed in lockstep.
-            if t - s.t_press[i * MAXB + j] <= _JAM_DT:
+            if t - s.t_press[k] <= _JAM_DT:
                 _cluster_push(s, i, j, &a, &b, t, s.v_push, True)
                 return
-            s.t_press[i * MAXB + j] = t
+            s.t_press[k] = t
+            s.g_press[k] = gap
+            s.t_back[k] = t + 4.0 * v_sep / press
         if s.e_b * closing >= v_sep or not pressed_contact(&a, &b, s.cl.R, v_sep):
             frictional_inelastic(&a, &b, s.cl.R, s.e_b)
     else:
@@ -694,6 +707,8 @@ cdef int _run(Sim* s) noexcept nogil:
         for j in range(s.nb):
             s.t_pair[i * MAXB + j] = INFINITY
             s.t_press[i * MAXB + j] = -INFINITY
+            s.t_back[i * MAXB + j] = -INFINITY
+            s.g_press[i * MAXB + j] = _SPACER
     for i in range(s.nb):
         _set(s, i, 0.0, &s.b[i])
     for i in range(s.nb):
