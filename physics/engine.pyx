@@ -22,8 +22,12 @@ the cushion (pooltool's "make_kiss"), never into a third ball or a cushion. Touc
 closing pairs collide now, touching-and-opening pairs never do (physics.detect). A contact
 closing slower than PUSH_SPEED is a push (physics.ball_ball.slow_push) applied to the whole
 cluster of balls pressed together: they move in lockstep afterwards, which ends the cascades
-of ever smaller impacts of Newton's cradle (pooltool PR #257). A hard cap on events stops
-every ball where it is (``event_cap``).
+of ever smaller impacts of Newton's cradle (pooltool PR #257). A pair pressed together by
+the cloth friction parts by the spacer, and by twice the gap of the time before while the press
+lasts, up to _PRESS_GAP_MAX (fewer bounces, the same mean contact force); a pressed contact of
+the same pair again within _JAM_DT never parted (a slot narrower than the spacer): the jammed
+group is pushed as one cluster (physics/README.md, "Jams"). A hard cap on events stops every
+ball where it is (``event_cap``).
 
 The loop runs without the GIL and touches no Python object.
 """
