@@ -37,13 +37,12 @@ import time
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
 
 import msgpack
-from websockets.asyncio.server import broadcast
 
 import protocol
 from protocol import inbound as I
 from protocol import outbound as O
 from protocol.errors import ErrorCode, ProtocolError
-from server.feed import PLAYER, SPECTATOR
+from server.feed import PLAYER, SPECTATOR, send_with_backpressure
 from server.store import RedisUnavailable, frame_stream, unframe_stream
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -191,28 +190,9 @@ class Relay:
             self.cluster.recover(self)
 
     def _send(self, sessions: List["Session"], data: bytes) -> None:
-        """Backpressure as in :meth:`server.feed.TableFeed.send_all`: a spectator that does not read is
-        dropped, a player that falls behind is resynchronised by the owner's snapshot."""
-        metrics = self.cluster.metrics
-        targets = []
-        for s in sessions:
-            if s.closing:
-                continue
-            if s.is_behind(self.table):
-                metrics.dropped.inc()
-                continue
-            if s.overflowing():
-                metrics.dropped.inc()
-                if self.members.get(s, [SPECTATOR])[0] == SPECTATOR:
-                    s.drop_slow()
-                else:
-                    s.fall_behind(self.table)
-                continue
-            targets.append(s.ws)
-        if targets:
-            broadcast(targets, data)
-            metrics.messages_out.inc(len(targets))
-            metrics.relayed.inc(len(targets))
+        """Send to these local connections with the feed's backpressure (server.feed.send_with_backpressure)."""
+        members = [(s, self.members.get(s, [SPECTATOR])[0]) for s in sessions]
+        self.cluster.metrics.relayed.inc(send_with_backpressure(self.table, members, data, self.cluster.metrics))
 
     def counts(self) -> Tuple[int, int]:
         """(spectators, players) connected here."""

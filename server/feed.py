@@ -14,7 +14,7 @@ bridge publishes for other processes. Backpressure is applied here, per recipien
 from __future__ import annotations
 
 from collections import deque
-from typing import TYPE_CHECKING, Deque, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Callable, Deque, Dict, Iterable, List, Optional, Tuple
 
 from websockets.asyncio.server import broadcast
 
@@ -24,6 +24,37 @@ if TYPE_CHECKING:  # pragma: no cover
     from server.session import Session
 
 PLAYER, SPECTATOR = "player", "spectator"
+
+
+def send_with_backpressure(table: str, members: Iterable[Tuple["Session", str]], data: bytes, metrics: Metrics,
+                           on_drop: Optional[Callable[["Session"], None]] = None) -> int:
+    """Send ``data`` (one encoded message of ``table``) to each (session, role) that keeps up; returns how many.
+
+    A session resynchronising (behind) is skipped; one whose unsent bytes exceed the limit is a
+    spectator dropped (``on_drop(session)`` first, then closed with 4004) or a player put behind
+    (a snapshot once it has drained). Used by :class:`TableFeed` and by the cluster's relays.
+    """
+    targets = []
+    for s, role in members:
+        if s.closing:
+            continue
+        if s.is_behind(table):
+            metrics.dropped.inc()
+            continue
+        if s.overflowing():
+            metrics.dropped.inc()
+            if role == SPECTATOR:
+                if on_drop is not None:
+                    on_drop(s)
+                s.drop_slow()
+            else:
+                s.fall_behind(table)
+            continue
+        targets.append(s.ws)
+    if targets:
+        broadcast(targets, data)
+        metrics.messages_out.inc(len(targets))
+    return len(targets)
 
 
 class TableFeed:
@@ -50,27 +81,12 @@ class TableFeed:
         return self.send_all(data)
 
     def send_all(self, data: bytes) -> int:
-        """Send ``data`` (stream or unversioned) to every member that keeps up, applying backpressure."""
-        targets = []
-        for s, role in list(self.members.items()):
-            if s.remote:  # a connection on another process: it gets the message through Redis (server/cluster.py)
-                continue
-            if s.is_behind(self.table):
-                self.metrics.dropped.inc()
-                continue
-            if s.overflowing():
-                self.metrics.dropped.inc()
-                if role == SPECTATOR:
-                    self.members.pop(s, None)
-                    s.drop_slow()
-                else:
-                    s.fall_behind(self.table)
-                continue
-            targets.append(s.ws)
-        if targets:
-            broadcast(targets, data)
-            self.metrics.messages_out.inc(len(targets))
-        return len(targets)
+        """Send ``data`` (stream or unversioned) to every local member that keeps up, applying backpressure."""
+        local = [(s, role) for s, role in self.members.items() if not s.remote]  # remote: through Redis (cluster.py)
+        return send_with_backpressure(self.table, local, data, self.metrics, on_drop=self._forget)
+
+    def _forget(self, session: "Session") -> None:
+        self.members.pop(session, None)
 
     def has_remote(self) -> bool:
         """Whether a member is a connection on another process."""

@@ -4,6 +4,7 @@ order, no duplicates, gaps sent for recovery; the stream frame format."""
 import pytest
 
 from server import cluster as K
+from server import feed
 from server.config import Settings
 from server.feed import PLAYER, SPECTATOR
 from server.metrics import Metrics
@@ -39,7 +40,7 @@ class FakeCluster:
 @pytest.fixture
 def sent(monkeypatch):
     out = []
-    monkeypatch.setattr(K, "broadcast", lambda targets, data: out.extend((t, data) for t in targets))
+    monkeypatch.setattr(feed, "broadcast", lambda targets, data: out.extend((t, data) for t in targets))
     return out
 
 
