@@ -28,14 +28,14 @@ Illegal actions raise :class:`rules.base.IllegalAction` before anything changes.
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import math
 from typing import Dict, List, Mapping, Optional, Tuple
 
 from physics.events import SimResult
 from physics.table import Table, get_table
-from rules.base import EPS_LEAVE, GameBase, IllegalAction, Ruling, frozen_pairs, off_table_balls, stroke_contacts
+from rules.base import (EPS_LEAVE, GameBase, IllegalAction, Ruling, frozen_pairs, off_table_balls, plain_copy,
+                        stroke_contacts)
 from rules.zones import FREE, IN, INSIDE, ZoneSet
 
 WHITE = 0
@@ -427,7 +427,7 @@ class CaromGame(GameBase):
         return {
             "version": self.state_version,
             "discipline": self.discipline,
-            "config": copy.deepcopy(self.config),
+            "config": plain_copy(self.config),
             "seed": self.seed,
             "rng_n": self.rng_n,
             "phase": self.phase,
@@ -440,14 +440,14 @@ class CaromGame(GameBase):
             "equalizing": self.equalizing,
             "last_inning": self.last_inning,
             "run": self.run,
-            "frame": copy.deepcopy(self.frame),
-            "frames": copy.deepcopy(self.frames),
+            "frame": plain_copy(self.frame),
+            "frames": plain_copy(self.frames),
             "sets_won": list(self.sets_won),
-            "stats": copy.deepcopy(self.stats),
+            "stats": plain_copy(self.stats),
             "zones": dict(sorted(self.zones.items())),
             "options": list(self.options),
-            "tiebreak": copy.deepcopy(self.tiebreak),
-            "result": copy.deepcopy(self.result),
+            "tiebreak": plain_copy(self.tiebreak),
+            "result": plain_copy(self.result),
             "rest_offered": self.rest_offered,
             "timeouts_left": list(self.timeouts_left),
         }
@@ -469,14 +469,14 @@ class CaromGame(GameBase):
         game.equalizing = bool(d["equalizing"])
         game.last_inning = bool(d["last_inning"])
         game.run = int(d["run"])
-        game.frame = copy.deepcopy(dict(d["frame"]))
-        game.frames = copy.deepcopy(list(d["frames"]))
+        game.frame = plain_copy(dict(d["frame"]))
+        game.frames = plain_copy(list(d["frames"]))
         game.sets_won = list(d["sets_won"])
-        game.stats = copy.deepcopy(list(d["stats"]))
+        game.stats = plain_copy(list(d["stats"]))
         game.zones = dict(d["zones"])
         game.options = list(d["options"])
-        game.tiebreak = copy.deepcopy(d["tiebreak"])
-        game.result = copy.deepcopy(d["result"])
+        game.tiebreak = plain_copy(d["tiebreak"])
+        game.result = plain_copy(d["result"])
         game.rest_offered = bool(d["rest_offered"])
         game.timeouts_left = list(d["timeouts_left"])
         game._placed = {}
@@ -986,7 +986,7 @@ class CaromGame(GameBase):
             self._frame_won(0 if sc[0] > sc[1] else 1, reason)
 
     def _record_frame(self, winner: Optional[int], reason: str) -> None:
-        f = copy.deepcopy(self.frame)
+        f = plain_copy(self.frame)
         f["winner"] = winner
         f["reason"] = reason
         self.frames.append(f)
@@ -1081,7 +1081,7 @@ class CaromGame(GameBase):
             res["best_set_average"] = [max([self._avg(f["scores"][s], f["innings"][s]) for f in self.frames] or [0.0])
                                        for s in (0, 1)]
         if self.tiebreak is not None:
-            res["tiebreak"] = {"mode": self.tiebreak["mode"], "rounds": copy.deepcopy(self.tiebreak["rounds"])}
+            res["tiebreak"] = {"mode": self.tiebreak["mode"], "rounds": plain_copy(self.tiebreak["rounds"])}
         return res
 
     @staticmethod
@@ -1188,7 +1188,7 @@ class CaromGame(GameBase):
             ruling.extras["sets_won"] = list(self.sets_won)
             ruling.extras["set"] = self.frame["index"]
         if self.result is not None:
-            ruling.extras["result"] = copy.deepcopy(self.result)
+            ruling.extras["result"] = plain_copy(self.result)
         if self._rest_now:
             ruling.extras["rest_offered"] = True
             self._rest_now = False
@@ -1245,7 +1245,7 @@ class CaromGame(GameBase):
                 "average": [self._avg(st[s]["points"], st[s]["innings"]) for s in (0, 1)],
                 "high_run": [st[0]["high_run"], st[1]["high_run"]],
             },
-            "tiebreak": copy.deepcopy(self.tiebreak),
+            "tiebreak": plain_copy(self.tiebreak),
             "frozen": self.frozen(),
         }
 

@@ -25,12 +25,11 @@ ends the next one starts in the same call (the ruling says so in ``extras``).
 
 from __future__ import annotations
 
-import copy
 import hashlib
 from fractions import Fraction
 from typing import Dict, List, Mapping, Optional
 
-from rules.base import GameBase, IllegalAction, Ruling
+from rules.base import GameBase, IllegalAction, Ruling, plain_copy
 from rules.carom import DEFAULT_DISTANCE, OVER, _pos_int
 from rules.carom_disciplines import CAROM_GAMES
 
@@ -112,11 +111,11 @@ def multi_config(name: str, defaults, config: Optional[Mapping]) -> dict:
                 raise ValueError(f"breaker: must be null, 0 or 1, got {v!r}")
             out[key] = v
         elif key in GAME_KEYS:
-            out["game"][key] = copy.deepcopy(v)
+            out["game"][key] = plain_copy(v)
         elif key == "game":
             if not isinstance(v, Mapping) or set(v) - set(GAME_KEYS):
                 raise ValueError(f"game: must hold only {list(GAME_KEYS)}, got {v!r}")
-            out["game"].update(copy.deepcopy(dict(v)))
+            out["game"].update(plain_copy(dict(v)))
         else:
             raise ValueError(f"{key}: unknown configuration key for {name}")
     for d in out["disciplines"]:
@@ -175,7 +174,7 @@ class MultiGame(GameBase):
             self.games.append(record)
             ruling.text = ruling.text.replace("Game over:", f"Game {self.index + 1} ({self.game.discipline}) over:")
             ruling.extras["discipline_over"] = True
-            ruling.extras["game_result"] = copy.deepcopy(record)
+            ruling.extras["game_result"] = plain_copy(record)
             nxt = self.index + 1
             if nxt < len(self.config["disciplines"]) or (nxt == len(self.config["disciplines"]) and self._tied()):
                 if nxt == len(self.config["disciplines"]) and self.config["decider"] is None:
@@ -199,7 +198,7 @@ class MultiGame(GameBase):
         ruling.extras["game_index"] = self.index
         ruling.extras["game_discipline"] = self.game.discipline
         if self.result is not None:
-            ruling.extras["match_result"] = copy.deepcopy(self.result)
+            ruling.extras["match_result"] = plain_copy(self.result)
             w = self.result["winner"]
             mp = self.result["match_points"]
             ruling.text += "; match over: " + ("draw" if w is None else f"seat {w} wins") + f" ({mp[0]}-{mp[1]} in match points)"
@@ -273,7 +272,7 @@ class MultiGame(GameBase):
             "scores": list(pts),
             "general_average": [round(pts_all[s] / inn_all[s], 3) if inn_all[s] else 0.0 for s in (0, 1)],
             "best_game_average": best,
-            "games": copy.deepcopy(self.games),
+            "games": plain_copy(self.games),
         }
 
     # ----- the game interface ----------------------------------------------------------------
@@ -366,7 +365,7 @@ class MultiGame(GameBase):
         ruling.options = []
         ruling.winner = self.result["winner"]
         ruling.extras["match"] = self.match_table()
-        ruling.extras["match_result"] = copy.deepcopy(self.result)
+        ruling.extras["match_result"] = plain_copy(self.result)
         return ruling
 
     def match_table(self) -> dict:
@@ -377,7 +376,7 @@ class MultiGame(GameBase):
             "discipline": self.discipline,
             "index": self.index,
             "order": list(self.config["disciplines"]),
-            "games": copy.deepcopy(self.games),
+            "games": plain_copy(self.games),
             "match_points": pts,
             "score_fractions": [float(frac[0]), float(frac[1])],
         }
@@ -398,12 +397,12 @@ class MultiGame(GameBase):
         return {
             "version": self.state_version,
             "discipline": self.discipline,
-            "config": copy.deepcopy(self.config),
+            "config": plain_copy(self.config),
             "seed": self.seed,
             "index": self.index,
-            "games": copy.deepcopy(self.games),
+            "games": plain_copy(self.games),
             "game": self.game.to_state(),
-            "result": copy.deepcopy(self.result),
+            "result": plain_copy(self.result),
         }
 
     def _load(self, d: Mapping) -> None:
@@ -414,10 +413,10 @@ class MultiGame(GameBase):
         self.config = multi_config(self.discipline, self.default_disciplines, cfg)
         self.seed = int(d["seed"])
         self.index = int(d["index"])
-        self.games = copy.deepcopy(list(d["games"]))
+        self.games = plain_copy(list(d["games"]))
         g = d["game"]
         self.game = CAROM_GAMES[g["discipline"]].from_state(g)
-        self.result = copy.deepcopy(d["result"])
+        self.result = plain_copy(d["result"])
 
 
 
