@@ -140,13 +140,15 @@ class Session:
         if sock is not None and st.socket_sndbuf_bytes:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, st.socket_sndbuf_bytes)
         try:
-            if not await self._handshake():
-                return
-            async for data in self.ws:
-                self.on_frame(data)
-                if self.closing:
-                    break
-                await self._maybe_await()
+            if await self._handshake():
+                async for data in self.ws:
+                    self.on_frame(data)
+                    if self.closing:
+                        break
+                    await self._maybe_await()
+            if self.closing:  # read (and drop) what the client still sends, so that its close frame is
+                async for _ in self.ws:  # seen at once, not after the close timeout with the reading paused
+                    pass
         except ConnectionClosed:
             pass
 

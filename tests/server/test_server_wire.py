@@ -110,7 +110,11 @@ async def test_a_ping_flood_is_rate_limited_then_closed(make_server):
         pongs += 1
     assert m["type"] == "error" and m["code"] == "rate_limited"
     assert 100 + 9 <= pongs < 130  # ping credits, then the message credits hello left (refills during the burst are small)
+    # the server reads on after closing, so the client's close reply ends the connection at once (not after
+    # the 5 s close timeout with the reading paused behind the flood)
+    t0 = asyncio.get_running_loop().time()
     assert await flood.closed() == CloseCode.RATE_LIMITED
+    assert asyncio.get_running_loop().time() - t0 < 2.0
     assert metrics(srv)["billar_rate_limited_total"] == 1
     await other.send(I.Ping(t=2.0))
     assert (await other.expect("pong"))["t"] == 2.0
