@@ -22,6 +22,17 @@ from physics.table import LinearCushion, Table, Vec2
 
 EPS_FROZEN = 1.0e-4  # m, gap at or below which two bodies touch at stroke start (D6, K6)
 EPS_LEAVE = 5.0e-4  # m, separation that ends an initial freeze (D6, K6)
+#: s, the range of a shot clock's limit (ours: below 2 s a table would rule a time-out every
+#: moment, a load anybody could put on the server; above an hour it is no clock)
+SHOT_CLOCK_RANGE = (2.0, 3600.0)
+
+
+def check_clock_limit(lim) -> float:
+    """``shot_clock.limit_s`` as a float; ``ValueError`` naming ``shot_clock`` outside :data:`SHOT_CLOCK_RANGE`."""
+    lo, hi = SHOT_CLOCK_RANGE
+    if isinstance(lim, bool) or not isinstance(lim, (int, float)) or not (math.isfinite(lim) and lo <= lim <= hi):
+        raise ValueError(f"shot_clock: limit_s must be a number of seconds in [{lo:g}, {hi:g}], got {lim!r}")
+    return float(lim)
 
 
 class IllegalAction(ValueError):

@@ -34,8 +34,8 @@ from typing import Dict, List, Mapping, Optional, Tuple
 
 from physics.events import SimResult
 from physics.table import Table, get_table
-from rules.base import (EPS_LEAVE, GameBase, IllegalAction, Ruling, frozen_pairs, off_table_balls, plain_copy,
-                        stroke_contacts)
+from rules.base import (EPS_LEAVE, GameBase, IllegalAction, Ruling, check_clock_limit, frozen_pairs, off_table_balls,
+                        plain_copy, stroke_contacts)
 from rules.zones import FREE, IN, INSIDE, ZoneSet
 
 WHITE = 0
@@ -197,7 +197,7 @@ def carom_config(discipline: str, config: Optional[Mapping], table: Table) -> di
                 continue
             if not isinstance(v, Mapping) or set(v) - {"limit_s", "warn_s", "timeouts"}:
                 raise ValueError(f"shot_clock: must be {{limit_s, warn_s, timeouts}} or null, got {v!r}")
-            limit = _pos_float("shot_clock", v.get("limit_s", 30))
+            limit = check_clock_limit(v.get("limit_s", 30))
             warn = _pos_float("shot_clock", v.get("warn_s", 20))
             if warn >= limit:
                 raise ValueError(f"shot_clock: warn_s must be below limit_s, got {warn} >= {limit}")

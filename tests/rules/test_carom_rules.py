@@ -78,6 +78,8 @@ def test_default_distances_C25(name, distance):
     ({"lag_mode": "coin"}, "lag_mode"),
     ({"shot_clock": {"limit_s": 30, "warn_s": 40}}, "shot_clock"),
     ({"shot_clock": 30}, "shot_clock"),
+    ({"shot_clock": {"limit_s": 0.001, "warn_s": 0.0005}}, "shot_clock"),  # below SHOT_CLOCK_RANGE: a time-out storm
+    ({"shot_clock": {"limit_s": 1e6}}, "shot_clock"),
     ({"breaker": 2}, "breaker"),
     ({"discipline": "libre"}, "discipline"),
 ])

@@ -150,6 +150,10 @@ def test_configuration_defaults_and_bad_values():
         assert str(e.value).startswith(f"{k}:"), e.value
     with pytest.raises(ValueError, match="^target_points:"):
         new_game("straight_pool", {"target_points": [150]})
+    for lim in (0.001, 1.99, 3601, float("nan")):  # a tiny limit would rule time-outs without end
+        with pytest.raises(ValueError, match=r"^shot_clock: limit_s must be a number of seconds in \[2, 3600\]"):
+            new_game("straight_pool", {"shot_clock": {"limit_s": lim}})
+    assert new_game("straight_pool", {"shot_clock": {"limit_s": 2}}).config["shot_clock"]["limit_s"] == 2.0
     with pytest.raises(ValueError, match="^discipline:"):
         new_game("snooker")
     with pytest.raises(ValueError, match="^seed:"):
