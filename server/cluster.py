@@ -55,6 +55,7 @@ log = logging.getLogger("billar.cluster")
 JOINS = (I.Join, I.Watch, I.Resume, I.CreateTable)
 MAX_HOPS = 6  # a message bounced by processes that no longer own its table (a hand-over in progress)
 RELAY_IDLE_S = 10.0
+CREATION_WAIT_S = 3.0  # s, how long a retried create_table waits for the first write of the table its id made
 
 
 def pack(envelopes: List[Dict[str, Any]]) -> bytes:
@@ -592,12 +593,15 @@ class Cluster:
                 return self.node
         return None
 
-    async def forward(self, session: "Session", msg: I.Inbound, table: Optional[str] = None, hops: int = 0) -> None:
+    async def forward(self, session: "Session", msg: I.Inbound, table: Optional[str] = None, hops: int = 0,
+                      being_created: bool = False) -> None:
         """Deliver ``msg`` to the actor of its table wherever it runs (here: its inbox; elsewhere: a ``cmd``
-        envelope). Waits while the owner is gone and its lease has not expired (then a node adopts it)."""
+        envelope). Waits while the owner is gone and its lease has not expired (then a node adopts it);
+        with ``being_created`` (a retried ``create_table``), also while the table's first write is on its way."""
         tid = table or msg.table
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.settings.lease_ttl_s + 3.0
+        started = loop.time()
+        deadline = started + self.settings.lease_ttl_s + 3.0
         while not session.closing:
             actor = self.server.tables.get(tid)
             if actor is not None and not actor.closed:
@@ -609,6 +613,9 @@ class Cluster:
                 session.error(ErrorCode.UNAVAILABLE, "table: storage unreachable, try again", "table", msg.TYPE, table=tid, seq=getattr(msg, "seq", None))
                 return
             if node is None:
+                if being_created and loop.time() < started + CREATION_WAIT_S:
+                    await asyncio.sleep(0.05)
+                    continue
                 session.error(ErrorCode.NO_SUCH_TABLE, f"table: no table {tid!r} here", "table", msg.TYPE)
                 return
             if node != self.node:
@@ -645,7 +652,7 @@ class Cluster:
         if existing is None:
             self.server.create_table(session, msg, tid)
         else:
-            await self.forward(session, msg, table=existing)
+            await self.forward(session, msg, table=existing, being_created=True)
 
     def reregister(self, tid: str, members: List[Tuple["Session", Optional[str], Optional[int]]]) -> None:
         """Tell the (new) owner of ``tid`` about connections here: seated ones resume with their token,
