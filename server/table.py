@@ -41,6 +41,8 @@ if TYPE_CHECKING:  # pragma: no cover
 log = logging.getLogger("billar.table")
 
 STATE_FORMAT = 1  # version of the persisted table state
+#: the referees' argument names (IllegalAction.field) -> the field of the shot/decision message
+_WIRE_FIELD = {"call": "call", "cue_ball_position": "cue_ball", "decision": "name", "arg": "arg"}
 CLOCK_RESUME_MIN_S = 5.0  # s, the least a player who reconnects in the middle of a turn gets on the shot clock
 
 
@@ -517,9 +519,12 @@ class TableActor:
         return None
 
     def _illegal(self, session: "Session", exc: IllegalAction, msg: Any) -> None:
+        """An action the referee refused: ``error`` naming the wire field it came from (none when the
+        referee names its own state, e.g. ``phase``)."""
         code = ErrorCode.NOT_YOUR_TURN if exc.code == "not_your_turn" else (
             ErrorCode.GAME_OVER if exc.code == "game_over" else ErrorCode.ILLEGAL_ACTION)
-        session.error(code, str(exc), exc.field, msg.TYPE, table=self.id, seq=getattr(msg, "seq", None), rule=exc.code)
+        session.error(code, str(exc), _WIRE_FIELD.get(exc.field), msg.TYPE, table=self.id, seq=getattr(msg, "seq", None),
+                      rule=exc.code)
 
     def _check_seq(self, session: "Session", msg: Any, seat: int) -> bool:
         s = self.seats[seat]
@@ -544,12 +549,12 @@ class TableActor:
         return True
 
     # ----- joining, watching, resuming, leaving ----------------------------------------------
-    def _room_for(self, session: "Session") -> bool:
+    def _room_for(self, session: "Session", ref: str) -> bool:
         if self.id in session.tables:
             return True
         if len(session.tables) >= self.settings.max_tables_per_session:
             session.error(ErrorCode.TOO_MANY_TABLES, f"at most {self.settings.max_tables_per_session} tables per connection",
-                          table=self.id)
+                          ref=ref, table=self.id)
             return False
         return True
 
@@ -562,7 +567,7 @@ class TableActor:
         if self.seat_of(session) is not None:
             session.error(ErrorCode.ALREADY_SEATED, "this connection already holds a seat here", None, ref, table=self.id)
             return None
-        if not self._room_for(session):
+        if not self._room_for(session, ref):
             return None
         free = [i for i, s in enumerate(self.seats) if s is None]
         if want is not None and want not in free:
@@ -590,7 +595,7 @@ class TableActor:
     async def _on_watch(self, session: "Session", msg: I.Watch) -> None:
         await self._flush_batch()
         if self.seat_of(session) is None:
-            if not self._room_for(session):
+            if not self._room_for(session, "watch"):
                 return
             session.tables.add(self.id)
             if self.feed.members.get(session) != SPECTATOR:
@@ -618,7 +623,7 @@ class TableActor:
         else:
             session.error(ErrorCode.BAD_TOKEN, "token: does not open a seat at this table", "token", "resume", table=self.id)
             return
-        if s.session is not session and not self._room_for(session):
+        if s.session is not session and not self._room_for(session, "resume"):
             return
         old = s.session
         changed = old is None
