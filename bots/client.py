@@ -157,6 +157,19 @@ class Link:
         data = await asyncio.wait_for(self.ws.recv(), timeout)
         return protocol.decode_server(data), data
 
+    async def recv_until(self, deadline: float):
+        """The next (message, bytes), or None once the loop's clock passes ``deadline``; a closed
+        connection raises ``ConnectionClosed``."""
+        loop = asyncio.get_running_loop()
+        while True:
+            left = deadline - loop.time()
+            if left <= 0:
+                return None
+            try:
+                return await self.recv(left)
+            except asyncio.TimeoutError:
+                continue
+
     async def close(self) -> None:
         await self.ws.close()
 
@@ -235,21 +248,18 @@ class BotPlayer(Reconnecting):
     async def play(self, deadline: float) -> bool:
         """Run until the game is over (then leave the seat: True), or the deadline passes or the connection is
         lost for good (the error counted: False). Dropped connections are resumed within the budget."""
-        loop = asyncio.get_running_loop()
         self.deadline = deadline
         while not self.over:
-            left = deadline - loop.time()
-            if left <= 0:
-                self.stats.error(self.link.name, "game not finished before the deadline")
-                return False
             try:
-                msg, data = await self.link.recv(left)
-            except asyncio.TimeoutError:
-                continue
+                got = await self.link.recv_until(deadline)
             except ConnectionClosed as exc:
                 if not await self._resume(exc):
                     return False
                 continue
+            if got is None:
+                self.stats.error(self.link.name, "game not finished before the deadline")
+                return False
+            msg, data = got
             await self.on_message(msg, data)
             if self.failed:
                 return False
@@ -352,16 +362,9 @@ class Spectator(Reconnecting):
         fan-out delay, bytes equal to the players'."""
         link, stats, table = self.link, self.stats, self.table
         await link.send(I.Watch(table=table))
-        loop = asyncio.get_running_loop()
         while True:
-            left = deadline - loop.time()
-            if left <= 0:
-                stats.error(self.link.name, "spectated game not finished before the deadline")
-                return False
             try:
-                msg, data = await self.link.recv(left)
-            except asyncio.TimeoutError:
-                continue
+                got = await self.link.recv_until(deadline)
             except ConnectionClosed as exc:
                 code = close_code(exc)
                 why = f"connection closed by the server ({code})"
@@ -371,6 +374,10 @@ class Spectator(Reconnecting):
                     return False
                 await self.link.send_quietly(I.Watch(table=table, v=self.stream.v))
                 continue
+            if got is None:
+                stats.error(self.link.name, "spectated game not finished before the deadline")
+                return False
+            msg, data = got
             t = msg["type"]
             if t == "shutdown":
                 self.on_shutdown(msg)
