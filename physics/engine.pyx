@@ -143,18 +143,25 @@ cdef struct Sim:
 # ------------------------------------------------------------------------------------------
 # log
 
+cdef void* _grown(void* buf, void* local, int n, int cap, size_t size) noexcept nogil:
+    """``buf`` (n records of ``size`` bytes) moved to a heap block of ``cap`` records: realloc'd when it is
+    on the heap already, copied out of the caller's stack buffer ``local`` otherwise; NULL when out of memory."""
+    cdef void* p = realloc(buf if buf != local else NULL, cap * size)
+    if p != NULL and buf == local and n > 0:
+        memcpy(p, buf, n * size)
+    return p
+
+
 cdef int _log_event(Sim* s, double t, int kind, int b1, int b2, int obj) noexcept nogil:
     cdef Log* L = &s.log
     cdef int cap
     cdef void* p
     if L.nev == L.cap_ev:
         cap = 2 * L.cap_ev + 64
-        p = realloc(L.ev if L.ev != L.ev_local else NULL, cap * sizeof(EvRec))
+        p = _grown(L.ev, L.ev_local, L.nev, cap, sizeof(EvRec))
         if p == NULL:
             L.failed = 1
             return -1
-        if L.ev == L.ev_local and L.nev > 0:
-            memcpy(p, L.ev, L.nev * sizeof(EvRec))
         L.ev = <EvRec*> p
         if L.want_snap:
             p = realloc(L.snap, cap * MAXB * sizeof(BallS))
@@ -181,12 +188,10 @@ cdef int _log_state(Sim* s, int i) noexcept nogil:
     cdef void* p
     if L.nst == L.cap_st:
         cap = 2 * L.cap_st + 64
-        p = realloc(L.st if L.st != L.st_local else NULL, cap * sizeof(StRec))
+        p = _grown(L.st, L.st_local, L.nst, cap, sizeof(StRec))
         if p == NULL:
             L.failed = 1
             return -1
-        if L.st == L.st_local and L.nst > 0:
-            memcpy(p, L.st, L.nst * sizeof(StRec))
         L.st = <StRec*> p
         L.cap_st = cap
     L.st[L.nst].ball = i
