@@ -6,11 +6,11 @@ import sys
 import uuid
 
 import pytest
-import redis
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "server"))  # harness.py, test_server_games.py
 
+from harness import delete_prefix  # noqa: E402
 from server.embedded import start_embedded  # noqa: E402
 
 BACKENDS = ["embedded"] + (["redis_url"] if os.environ.get("REDIS_URL") else [])
@@ -35,10 +35,4 @@ def redis_url(request, cluster_embedded_url):
 def prefix(redis_url):
     p = f"cl-{uuid.uuid4().hex[:10]}:"
     yield p
-    r = redis.Redis.from_url(redis_url)
-    try:
-        keys = list(r.scan_iter(match=p + "*", count=500))
-        if keys:
-            r.delete(*keys)
-    finally:
-        r.close()
+    delete_prefix(redis_url, p)

@@ -12,11 +12,11 @@ import uuid
 from typing import List
 
 import pytest
-import redis
 
 from server.app import Server
 from server.config import Settings
 from server.embedded import start_embedded
+from harness import delete_prefix
 
 BACKENDS = ["embedded"] + (["redis_url"] if os.environ.get("REDIS_URL") else [])
 
@@ -30,16 +30,6 @@ def embedded_url(tmp_path_factory):
 @pytest.fixture(params=BACKENDS)
 def redis_url(request, embedded_url):
     return embedded_url if request.param == "embedded" else os.environ["REDIS_URL"]
-
-
-def delete_prefix(url: str, prefix: str) -> None:
-    r = redis.Redis.from_url(url)
-    try:
-        keys = list(r.scan_iter(match=prefix + "*", count=500))
-        if keys:
-            r.delete(*keys)
-    finally:
-        r.close()
 
 
 @pytest.fixture

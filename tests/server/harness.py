@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Dict, List, Optional
 
+import redis
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed
 
@@ -131,3 +132,14 @@ def any_action(state: Dict[str, Any], table: str, token: str, seq: int) -> I.Inb
         return I.Shot(table=table, token=token, seq=seq, stroke=dict(STROKE, phi_deg=90.0, V0=0.8), call=call, cue_ball=cue)
     d = legal["decisions"][0]
     return I.Decision(table=table, token=token, seq=seq, name=d["name"], arg=d["args"][0] if d["args"] else None)
+
+
+def delete_prefix(url: str, prefix: str) -> None:
+    """Delete every key of the Redis at ``url`` under ``prefix`` (a test's own keys)."""
+    r = redis.Redis.from_url(url)
+    try:
+        keys = list(r.scan_iter(match=prefix + "*", count=500))
+        if keys:
+            r.delete(*keys)
+    finally:
+        r.close()
