@@ -428,28 +428,21 @@ class Store:
         the writes it refused are sent again."""
         sha = self._fenced_write.sha
         for attempt in (0, 1):
+            p = self.redis.pipeline(transaction=False)
+            for keys, args, _ in writes:
+                p.execute_command("EVALSHA", sha, len(keys), *keys, *args)
             try:
-                p = self.redis.pipeline(transaction=False)
-                for keys, args, _ in writes:
-                    p.execute_command("EVALSHA", sha, len(keys), *keys, *args)
-                res = await p.execute(raise_on_error=False)
+                res = await self._call(lambda: p.execute(raise_on_error=False))
             except asyncio.CancelledError:
                 for _, _, fut in writes:
                     if not fut.done():
                         fut.cancel()
                 raise
-            except (RedisError, OSError, asyncio.TimeoutError) as exc:
-                self.metrics.redis_errors.inc(len(writes))
-                if self.healthy:
-                    log.warning("redis unavailable", extra={"error": repr(exc)})
-                self.healthy = False
+            except RedisUnavailable as exc:  # the pipeline as a whole failed (counted once by _call)
                 for _, _, fut in writes:
                     if not fut.done():
-                        fut.set_exception(RedisUnavailable(repr(exc)))
+                        fut.set_exception(RedisUnavailable(*exc.args))  # one instance per waiter
                 return
-            if not self.healthy:
-                log.info("redis available again")
-            self.healthy = True
             again = []
             for (keys, args, fut), r in zip(writes, res):
                 if fut.done():
