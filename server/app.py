@@ -230,7 +230,8 @@ class Server:
         else:
             ok = actor.submit(session, msg)
         if not ok:
-            session.error(ErrorCode.BUSY, "table: busy, try again", "table", msg.TYPE, table=actor.id, seq=getattr(msg, "seq", None))
+            session.error(ErrorCode.BUSY, "table: busy, try again", "table", msg.TYPE, table=actor.id,
+                          seq=getattr(msg, "seq", None))
 
     def resync(self, session: Session, table: str) -> bool:
         """A player that fell behind at ``table`` has drained its buffer: ask the table's actor (here or on the

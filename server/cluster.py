@@ -610,7 +610,8 @@ class Cluster:
             try:
                 node = await self.owner_of(tid)
             except RedisUnavailable:
-                session.error(ErrorCode.UNAVAILABLE, "table: storage unreachable, try again", "table", msg.TYPE, table=tid, seq=getattr(msg, "seq", None))
+                session.error(ErrorCode.UNAVAILABLE, "table: storage unreachable, try again", "table", msg.TYPE,
+                              table=tid, seq=getattr(msg, "seq", None))
                 return
             if node is None:
                 if being_created and loop.time() < started + CREATION_WAIT_S:
@@ -816,7 +817,8 @@ class Cluster:
         self.owners.pop(tid, None)
         msg = protocol.parse(env["x"])
         if env.get("h", 0) >= MAX_HOPS:
-            session.error(ErrorCode.UNAVAILABLE, "table: moving between servers, try again", "table", msg.TYPE, table=tid, seq=getattr(msg, "seq", None))
+            session.error(ErrorCode.UNAVAILABLE, "table: moving between servers, try again", "table", msg.TYPE,
+                          table=tid, seq=getattr(msg, "seq", None))
             return
         self.background(self._forward_later(session, msg, tid, env.get("h", 0) + 1))
 
