@@ -133,7 +133,8 @@ class TableActor:
         self._flushed = (0, 0)  # (version, record_len) of the last write
         self._flushed_seqs: List[Optional[Tuple[int, int]]] = [None, None]  # seats' (last_seq, last_v) at that write
         self._clock_gen = 0  # counts the clock's starts: a timer queued before a restart is stale
-        self._clock_paused: Optional[Tuple[Tuple[int, int, int], float]] = None  # (turn key, seconds left): see _arm_clock
+        self._turn = 0  # strokes and rulings so far: a new turn of the shot clock after each
+        self._clock_left: Optional[Tuple[Tuple[int, int, int], float]] = None  # (turn key, s left) of a stopped clock
         self._lobby_key: Optional[Tuple[Any, ...]] = None  # (seats, scores, status, spectators) of the last lobby entry written
         self._lobby_at = float("-inf")  # monotonic time of that write
         self._lobby_due = False  # a score changed since: written by publish_lobby once lobby_update_s has passed
@@ -706,8 +707,6 @@ class TableActor:
             self._spectators_changed()
         for s in self.seats:
             if s is not None and s.session is session:  # only the connection currently bound to the seat
-                if self.clock is not None and self.seats[self.clock["seat"]] is s:
-                    self._clock_paused = (self._turn_key(self.clock["seat"]), max(0.0, self.clock["deadline"] - time.time()))
                 s.session = None
                 s.grace_until = time.time() + self.settings.grace_s
                 if not self.server.stopping:
@@ -808,6 +807,7 @@ class TableActor:
         for sh in shots:
             s = self.seats[sh["seat"]]
             s.last_seq, s.last_v = sh["seq"], v
+        self._turn += 1
         self._arm_clock()
         rd = ruling.to_dict()
         record["ruling"] = rd
@@ -823,6 +823,7 @@ class TableActor:
         v = self._next_v()
         if seq is not None and seat is not None:
             self.seats[seat].last_seq, self.seats[seat].last_v = seq, v
+        self._turn += 1
         self._arm_clock()
         rd = ruling.to_dict()
         record = dict(record, ts=time.time(), ruling=rd)
@@ -916,33 +917,40 @@ class TableActor:
 
         The clock runs only while that player is connected: a disconnected player is covered by
         the grace period and the opponent's claim, and a restart never times anybody out. When the
-        player to act drops and comes back in the same turn, the clock goes on with the time that
-        was left (at least :data:`CLOCK_RESUME_MIN_S`), so reconnecting never buys a fresh limit.
+        clock is re-armed within the same turn (a seat change, the opponent dropping or coming back) it
+        goes on; when the player to act drops and comes back in the same turn it goes on with the time
+        that was left (at least :data:`CLOCK_RESUME_MIN_S`): reconnecting never buys a fresh limit.
         """
         if self._clock_handle is not None:
             self._clock_handle.cancel()
             self._clock_handle = None
+        now = time.time()
+        running = self.clock
         limit = self._clock_limit()
         to_act = self.game.to_act
         if (limit is None or self.game.over or to_act is None or not self.both_seated() or self.closed
                 or self.seats[to_act].session is None):
+            if running is not None:  # stopped: what was left of this turn waits for the player's return
+                self._clock_left = (self._turn_key(running["seat"]), running["deadline"] - now)
             self.clock = None
             return
-        left = limit
-        if self._clock_paused is not None:
-            key, paused_left = self._clock_paused
-            if key == self._turn_key(to_act):  # the same turn resumes: the clock goes on, not from the start
-                left = min(limit, max(paused_left, CLOCK_RESUME_MIN_S))
-            self._clock_paused = None
-        deadline = time.time() + left
+        key = self._turn_key(to_act)
+        if running is not None and self._turn_key(running["seat"]) == key:
+            left = max(0.0, running["deadline"] - now)  # the same turn, clock running: it goes on
+        elif self._clock_left is not None and self._clock_left[0] == key:
+            left = min(limit, max(self._clock_left[1], CLOCK_RESUME_MIN_S))  # the same turn, clock stopped meanwhile
+        else:
+            left = limit
+        self._clock_left = None
+        deadline = now + left
         self.clock = {"seat": to_act, "limit_s": limit, "deadline": deadline}
         self._clock_gen += 1
         marker = (self._clock_gen, to_act, deadline)
         self._clock_handle = asyncio.get_running_loop().call_later(left, self.submit_internal, self._on_clock, marker)
 
     def _turn_key(self, seat: int) -> Tuple[int, int, int]:
-        """What identifies a turn for the shot clock: (seat, game, actions recorded so far)."""
-        return (seat, self.game_no, self.record_len)
+        """What identifies a turn for the shot clock: (seat, game, strokes and rulings so far)."""
+        return (seat, self.game_no, self._turn)
 
     async def _on_clock(self, marker: Tuple[int, int, float]) -> None:
         if self.clock is None or marker != (self._clock_gen, self.clock["seat"], self.clock["deadline"]) or self.game.over:

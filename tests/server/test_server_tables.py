@@ -323,6 +323,22 @@ async def test_a_fault_after_the_seq_was_taken_lets_the_same_seq_be_played_again
     await b.expect("stroke", v=3)
 
 
+async def test_the_opponent_dropping_and_returning_does_not_restart_the_shot_clock(server):
+    """The clock of the player to act keeps its deadline while the other player drops and resumes."""
+    cfg = dict(POOL, shot_clock={"limit_s": 10.0, "extensions": 0})
+    a, b, tid, ta, tb = await table_with_two(server, config=cfg)
+    deadline = (await snapshot_of(a, tid))["clock"]["deadline"]
+    await asyncio.sleep(1.0)
+    await b.close()
+    away = await a.expect("seats", v=3)
+    assert away["seats"][1]["connected"] is False and abs(away["clock"]["deadline"] - deadline) < 1e-3
+    b2 = await open_client(server, "bob")
+    await b2.send(I.Resume(table=tid, token=tb))
+    await b2.expect("seated", seat=1)
+    back = await a.expect("seats", v=4)
+    assert back["clock"]["seat"] == 0 and abs(back["clock"]["deadline"] - deadline) < 1e-3  # not now + 10 s
+
+
 async def test_reconnecting_does_not_restart_the_shot_clock(server):
     """The player to act drops 2 s into a 10 s clock and resumes: the clock goes on with about 8 s, not 10."""
     cfg = dict(POOL, shot_clock={"limit_s": 10.0, "extensions": 0})
