@@ -21,6 +21,17 @@ YELLOW = (0xF4, 0xC4, 0x18)
 RED = (0xCC, 0x1F, 0x27)
 
 
+#: records the text of every error toast (client_web/src/ui/dom.ts) in window.__errorToasts
+_TOAST_RECORDER = """
+window.__errorToasts = [];
+new MutationObserver((records) => {
+  for (const r of records) for (const n of r.addedNodes) {
+    if (n.nodeType === 1 && n.classList.contains('toast') && n.classList.contains('error')) window.__errorToasts.push(n.textContent);
+  }
+}).observe(document, { childList: true, subtree: true });
+"""
+
+
 class ClientPage:
     """One browser page of the client (a player or a spectator)."""
 
@@ -30,6 +41,12 @@ class ClientPage:
         self.name = name
         self.errors: list = []
         page.on("pageerror", lambda e: self.errors.append(f"{e} {getattr(e, 'stack', '')}"))
+        # every error toast the page shows (a refused stroke, a server error), kept in order
+        page.add_init_script(_TOAST_RECORDER)
+
+    def error_toasts(self) -> list:
+        """The texts of the error toasts this page has shown so far (oldest first)."""
+        return self.page.evaluate("window.__errorToasts || []")
 
     # ----- navigation ------------------------------------------------------------------------
     def open(self, hash_: str = "#/") -> None:
@@ -112,6 +129,12 @@ class ClientPage:
         """Call ``ball`` in ``pocket``: by the chips of the call panel, or by clicking the ball and
         the pocket on the canvas."""
         if on_canvas:
+            # aim straight away from the ball first: the cue stick is then drawn over it (when it
+            # is near), and a click on a ball under the stick must still call it
+            cue = self.page.evaluate("() => { const a = window.billar.table['board'].aim; return a ? a.cue : null; }")
+            target = self.debug()["state"]["layout"][str(ball)]
+            assert cue is not None, "no cue ball on the board"
+            self.set_input("#aim-phi", round(math.degrees(math.atan2(cue[1] - target[1], cue[0] - target[0])), 6))
             bx = self.ball_on_screen(ball)
             assert bx is not None, f"ball {ball} not drawn"
             self.page.mouse.click(bx["x"], bx["y"])

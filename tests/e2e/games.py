@@ -41,7 +41,8 @@ def next_version(pages: Sequence[ClientPage], v0: int, timeout: float = 60.0) ->
             if p.errors:
                 raise AssertionError(f"{p.name}: page error {p.errors}")
         time.sleep(0.05)
-    raise AssertionError(f"no stream message after version {v0} within {timeout} s")
+    toasts = {p.name: p.error_toasts() for p in pages}
+    raise AssertionError(f"no stream message after version {v0} within {timeout} s; error toasts: {toasts}")
 
 
 # ----- 14.1 ------------------------------------------------------------------------------------

@@ -124,7 +124,8 @@ def test_two_players_and_a_spectator_play_14_1(browser, live_server, artifacts):
     assert "wins" in S.page.inner_text("[data-testid=turn-status]")
     # what the UI was used for
     assert "CHOOSE_BREAKER" in facts["decisions"]
-    assert facts["pots_called"] >= 3 and facts["canvas_calls"] >= 1
+    # calls alternate chips / canvas (a called pot may score several balls: 2 calls can win to 3)
+    assert facts["pots_called"] >= 2 and facts["canvas_calls"] >= 1
     assert facts["placements"] >= 1 and facts["keyboard_aims"] >= 1
     assert facts["drag_aims"] >= 1 and facts["pull_backs"] >= 1
     # the last stroke can be replayed and the game has a replay link

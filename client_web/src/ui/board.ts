@@ -41,6 +41,8 @@ export interface BoardHandlers {
 
 /** Pull distance (CSS px) that gives full power. */
 export const PULL_FULL_PX = 170;
+/** Pointer travel (px) below which a press and release is a click, not a drag. */
+const CLICK_SLOP_PX = 6;
 
 export class Board {
   readonly canvas: HTMLCanvasElement;
@@ -300,7 +302,7 @@ export class Board {
     const d = this.drag;
     if (!d || e.pointerId !== d.id || !this.aim) return;
     const w = this.world(e);
-    if (d.mode === "pending" && Math.hypot(e.clientX - d.x, e.clientY - d.y) > 6 && this.canAim) d.mode = "aim";
+    if (d.mode === "pending" && Math.hypot(e.clientX - d.x, e.clientY - d.y) > CLICK_SLOP_PX && this.canAim) d.mode = "aim";
     if (d.mode === "aim") this.handlers.onAim(aimAngle(this.aim.cue, w));
     else if (d.mode === "place") this.handlers.onPlace(w);
     else if (d.mode === "pull") this.handlers.onPullChange(this.pullPower(e));
@@ -319,11 +321,15 @@ export class Board {
     const power = d.mode === "pull" ? this.pullPower(e) : 0;
     this.drag = null;
     const w = this.world(e);
-    if (d.mode === "pull") {
+    // a press on the cue stick released where it began is a click: the stick is drawn over the
+    // felt, so a ball or pocket under it must still be callable
+    const still = Math.hypot(e.clientX - d.x, e.clientY - d.y) <= CLICK_SLOP_PX;
+    if (d.mode === "pull" && !still) {
       this.handlers.onPullRelease(power);
       return;
     }
-    if (d.mode !== "pending") return;
+    if (d.mode === "pull") this.handlers.onPullChange(0);
+    else if (d.mode !== "pending") return;
     // a click: call a ball or a pocket, else aim at the point
     if (this.canCall) {
       for (const b of this.balls) {
@@ -339,7 +345,8 @@ export class Board {
         }
       }
     }
-    if (this.aim && this.canAim) this.handlers.onAim(aimAngle(this.aim.cue, w));
+    // (a click on the cue ball itself has no direction to aim at)
+    if (this.aim && this.canAim && !this.near(w, this.aim.cue, this.R)) this.handlers.onAim(aimAngle(this.aim.cue, w));
   }
 
   private cancel(): void {
