@@ -134,6 +134,7 @@ class TableActor:
         self._flushed_seqs: List[Optional[Tuple[int, int]]] = [None, None]  # seats' (last_seq, last_v) at that write
         self._clock_gen = 0  # counts the clock's starts: a timer queued before a restart is stale
         self._turn = 0  # strokes and rulings so far: a new turn of the shot clock after each
+        self._flushed_turn: Tuple[int, Optional[Dict[str, Any]], Any] = (0, None, None)  # (_turn, clock, _clock_left) at that write
         self._clock_left: Optional[Tuple[Tuple[int, int, int], float]] = None  # (turn key, s left) of a stopped clock
         self._lobby_key: Optional[Tuple[Any, ...]] = None  # (seats, scores, status, spectators) of the last lobby entry written
         self._lobby_at = float("-inf")  # monotonic time of that write
@@ -262,6 +263,10 @@ class TableActor:
             self.game = game_from_state(self.last_state)
         except Exception:
             log.exception("could not restore game state", extra={"table": self.id})
+        # the turn goes back too: the shot clock of the restored turn goes on (the failed action's
+        # turn change, and a clock armed for it, never happened)
+        self._turn, self.clock, self._clock_left = self._flushed_turn
+        self._arm_clock()
 
     def abandon(self) -> None:
         """The lease is lost (server/cluster.py): stop at once, write nothing more, publish nothing more."""
@@ -352,6 +357,7 @@ class TableActor:
         gs = self.game.to_state()
         self.last_state = gs
         self._flushed_seqs = [(s.last_seq, s.last_v) if s else None for s in self.seats]
+        self._flushed_turn = (self._turn, self.clock, self._clock_left)
         w = TableWrite(self.id, state=msgpack.packb(self.to_state(gs), use_bin_type=True), records=records, stream=stream,
                        lease=self.lease)
         if meta:

@@ -323,6 +323,37 @@ async def test_a_fault_after_the_seq_was_taken_lets_the_same_seq_be_played_again
     await b.expect("stroke", v=3)
 
 
+async def test_a_fault_rolls_the_shot_clock_back_to_the_turn_it_was_in(server):
+    """The failed stroke had counted a new turn and armed a fresh clock before it failed: the rollback
+    puts the turn back, and the shooter's clock goes on with its own deadline (no fresh 10 s)."""
+    cfg = dict(POOL, shot_clock={"limit_s": 10.0, "extensions": 0})
+    a, b, tid, ta, tb = await table_with_two(server, config=cfg)
+    deadline = (await snapshot_of(a, tid))["clock"]["deadline"]
+    actor = server.tables[tid]
+    turn = actor._turn
+    view = actor.state_view
+    calls = []
+
+    def failing_once():
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("bug while building the message")
+        return view()
+
+    await asyncio.sleep(1.0)
+    actor.state_view = failing_once
+    await a.send(I.Shot(table=tid, token=ta, seq=1, stroke=BREAK, cue_ball=KITCHEN))
+    await a.expect("error", code="internal", table=tid)
+    assert actor._turn == turn
+    w = await open_client(server, "wat")
+    await w.send(I.Watch(table=tid))
+    snap = await w.expect("table_snapshot", v=2)
+    assert snap["clock"]["seat"] == 0 and abs(snap["clock"]["deadline"] - deadline) < 1e-3
+    await a.send(I.Shot(table=tid, token=ta, seq=1, stroke=BREAK, cue_ball=KITCHEN))
+    s = await a.expect("stroke", v=3)
+    assert s["clock"]["deadline"] > deadline + 0.5  # the next turn's clock is a fresh one
+
+
 async def test_the_opponent_dropping_and_returning_does_not_restart_the_shot_clock(server):
     """The clock of the player to act keeps its deadline while the other player drops and resumes."""
     cfg = dict(POOL, shot_clock={"limit_s": 10.0, "extensions": 0})
