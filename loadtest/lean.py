@@ -354,8 +354,7 @@ async def worker(args) -> None:
             opened_upto = max(opened_upto, cmd["upto"])
             ok, failed = await open_tables(new, args.open_concurrency)
             tables += ok
-            gc.collect()
-            gc.freeze()  # the connections' objects stay: keep them out of later collections
+            freeze_heap()
             answer({"opened": len(ok), "tables": len(tables), "failed": [repr(f) for f in failed[:3]],
                     "failures": len(failed), "open_s": time.monotonic() - t0})
         elif cmd["cmd"] == "measure":
@@ -488,10 +487,21 @@ async def run_steps(args) -> None:
         gens.close()
 
 
-def main() -> int:
-    # the generator must not measure its own pauses: with thousands of connections a full garbage
-    # collection takes tens of milliseconds, so collections are made rare (the process is short-lived)
+def rare_collections() -> None:
+    """Make garbage collections rare in a generator process: it must not measure its own pauses (with
+    thousands of connections a full collection takes tens of milliseconds; the process is short-lived)."""
     gc.set_threshold(200_000, 100, 1000)
+
+
+def freeze_heap() -> None:
+    """After opening connections: collect once, then keep what exists (the connections' objects, which
+    stay) out of every later collection."""
+    gc.collect()
+    gc.freeze()
+
+
+def main() -> int:
+    rare_collections()
     ap = argparse.ArgumentParser(description="lean asyncio load generator (bench/capacity.py)")
     ap.add_argument("--port", type=int)
     ap.add_argument("--server-pid", type=int)
