@@ -80,6 +80,19 @@ def gauges(ports: List[int]) -> Dict[str, float]:
     return out
 
 
+def gc_pauses(m0: Dict[str, float], m1: Dict[str, float]) -> Tuple[float, int, int]:
+    """Between two /metrics readings: seconds the servers spent in garbage collections, the number of
+    collections, and how many of them took over 25 ms (``billar_gc_pause_seconds``, all generations)."""
+    def total(m: Dict[str, float], part: str) -> float:
+        return sum(v for k, v in m.items() if k.startswith("billar_gc_pause_seconds" + part))
+
+    def over(m: Dict[str, float]) -> float:
+        return sum(v - m.get(k.replace('le="+Inf"', 'le="0.025"'), 0.0)
+                   for k, v in m.items() if k.startswith("billar_gc_pause_seconds_bucket") and 'le="+Inf"' in k)
+
+    return (total(m1, "_sum") - total(m0, "_sum"), int(total(m1, "_count") - total(m0, "_count")), int(over(m1) - over(m0)))
+
+
 def cpu_seconds(procs: List[psutil.Process]) -> float:
     total = 0.0
     for p in procs:
@@ -129,6 +142,7 @@ async def run_config(n: int, redis_url: str, steps: List[int], args, tmp: str) -
                    "loadgen_cpu": 100.0 * (g1 - g0) / wall, "redis_cpu": 100.0 * (r1 - r0) / wall,
                    "errors": len(errors), "gaps": m1["billar_cluster_gaps_recovered_total"] - m0["billar_cluster_gaps_recovered_total"],
                    "spec_p50": percentile(deltas, 0.5), "spec_p99": percentile(deltas, 0.99), "spec_n": len(deltas)}
+            row["gc_s"], row["gc_n"], row["gc_long"] = gc_pauses(m0, m1)
             row["held"] = p99 <= args.p99_ms and not errors and window.strokes > 0
             rows.append(row)
             print(f"  {n} process(es), {count} tables: {row['strokes_s']:.0f} strokes/s, p99 {p99:.1f} ms, "
@@ -192,12 +206,13 @@ def main() -> int:
           f"Redis {args.redis}, {'single (no cluster mode)' if args.single else 'cluster mode'}")
     print()
     print("| processes | tables | connections | strokes/s | p50 ms | p99 ms | server CPU % | Redis CPU % | load gen CPU % "
-          "| gaps refilled | errors | held |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---|")
+          "| server GC ms (collections, over 25 ms) | gaps refilled | errors | held |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---|")
     for rows in results:
         for r in rows:
             print(f"| {r['processes']} | {r['tables']} | {r['connections']} | {r['strokes_s']:.1f} | {r['p50']:.1f} | "
-                  f"{r['p99']:.1f} | {r['server_cpu']:.0f} | {r['redis_cpu']:.0f} | {r['loadgen_cpu']:.0f} | {r['gaps']:.0f} | "
+                  f"{r['p99']:.1f} | {r['server_cpu']:.0f} | {r['redis_cpu']:.0f} | {r['loadgen_cpu']:.0f} | "
+                  f"{1000 * r['gc_s']:.0f} ({r['gc_n']}, {r['gc_long']}) | {r['gaps']:.0f} | "
                   f"{r['errors']} | {'yes' if r['held'] else 'no'} |")
     print()
     best = {rows[0]["processes"]: max((r for r in rows if r["held"]), key=lambda r: r["tables"], default=None)

@@ -8,6 +8,7 @@ in-process for tests (``await Server(settings).start()``) and from ``billar serv
 from __future__ import annotations
 
 import asyncio
+import gc
 import hashlib
 import json
 import logging
@@ -70,6 +71,7 @@ class Server:
         self._refresh_players: List[str] = []
         self._refresh_per_tick = (0, 0)
         self._round_started = float("-inf")
+        self._gc_started: Optional[float] = None
         self.cluster = Cluster(self)  # leases, routing and fan-out between processes (server/cluster.py)
 
     # ----- lifecycle ------------------------------------------------------------------------
@@ -89,6 +91,7 @@ class Server:
             max_size=st.max_frame_bytes, origins=origins, ping_interval=st.ping_interval_s, ping_timeout=st.ping_timeout_s,
             close_timeout=st.close_timeout_s, server_header="billar", logger=logging.getLogger("billar.websockets"),
         )
+        gc.callbacks.append(self._on_gc)
         loop = asyncio.get_running_loop()
         self._tasks = [
             loop.create_task(self._housekeeping(), name="housekeeping"),
@@ -96,6 +99,14 @@ class Server:
         ]
         log.info("listening", extra={"host": st.host, "port": self.port, "redis": "embedded" if st.redis_url is None else "url",
                                      "tables_restored": len(self.tables)})
+
+    def _on_gc(self, phase: str, info: Dict[str, Any]) -> None:
+        """``gc.callbacks`` hook: time each collection into ``billar_gc_pause_seconds``."""
+        if phase == "start":
+            self._gc_started = time.perf_counter()
+        elif self._gc_started is not None:
+            self.metrics.gc_pause.observe(time.perf_counter() - self._gc_started, str(info["generation"]))
+            self._gc_started = None
 
     @property
     def port(self) -> int:
@@ -136,6 +147,8 @@ class Server:
         for t in self._tasks:
             t.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._on_gc in gc.callbacks:
+            gc.callbacks.remove(self._on_gc)
         await self.cluster.stop()
         if self.store is not None:
             await self.store.close()

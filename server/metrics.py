@@ -120,6 +120,10 @@ class Metrics:
         self.shot_latency = Histogram(
             "billar_shot_latency_seconds", "Time per stroke by stage (simulate, referee, persist, broadcast)", ["stage"]
         )
+        self.gc_pause = Histogram(
+            "billar_gc_pause_seconds", "Garbage-collector pauses of this process (the event loop stands still), by generation",
+            ["generation"]
+        )
 
     def all(self) -> List[object]:
         return [v for v in vars(self).values() if isinstance(v, (Counter, Histogram))]

@@ -1,6 +1,7 @@
 """Lobby (pushed by Redis pub/sub), quick play, HTTP routes and match records."""
 
 import asyncio
+import gc
 import json
 import os
 import subprocess
@@ -126,6 +127,12 @@ async def test_http_routes(make_server, tmp_path):
                  "billar_dropped_messages_total", "billar_redis_errors_total"):
         assert samples[name] == 0
     assert "# TYPE billar_shot_latency_seconds histogram" in body.decode()
+    # garbage-collector pauses are timed: a full collection forced here is counted under generation 2
+    full = samples.get('billar_gc_pause_seconds_count{generation="2"}', 0.0)
+    gc.collect()
+    samples = parse_text((await http_get(srv.port, "/metrics"))[2].decode())
+    assert samples['billar_gc_pause_seconds_count{generation="2"}'] == full + 1
+    assert samples['billar_gc_pause_seconds_sum{generation="2"}'] > 0.0
     assert (await http_get(srv.port, "/"))[2] == b"<html>client</html>"
     status, ctype, body = await http_get(srv.port, "/app.js")
     assert status == 200 and "javascript" in ctype
