@@ -34,6 +34,8 @@ import time
 import gevent
 import websocket
 from locust import User, between, events, task
+from locust.exception import StopUser
+from locust.user.task import LOCUST_STATE_STOPPING
 
 import protocol
 from bots.engine import Player
@@ -76,7 +78,13 @@ class ProtocolUser(User):
         self.ws.send_binary(protocol.encode_client(msg))
 
     def recv(self, timeout: float):
-        """The next server message (decoded), or None after ``timeout`` seconds."""
+        """The next server message (decoded), or None after ``timeout`` seconds.
+
+        Raises ``StopUser`` once the run is stopping: every task loop reads through here at least
+        once a second, so a user in the middle of a game stops at once (its ``on_stop`` leaves the
+        table) instead of running into Locust's stop timeout."""
+        if self._state == LOCUST_STATE_STOPPING:
+            raise StopUser()
         self.ws.settimeout(timeout)
         try:
             op, data = self.ws.recv_data()
