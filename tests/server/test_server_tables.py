@@ -298,21 +298,25 @@ async def test_a_referee_fault_leaves_the_table_unchanged(server):
     await b.expect("stroke", v=3)
 
 
+def failing_once(fn):
+    """``fn`` that raises the first time it is called (a bug while building a stream message), then works."""
+    calls = []
+
+    def wrapped():
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("bug while building the message")
+        return fn()
+
+    return wrapped
+
+
 async def test_a_fault_after_the_seq_was_taken_lets_the_same_seq_be_played_again(server):
     """The stroke failed after its seat's sequence number was set (building the message): the rollback
     puts the sequence number back too, so the client's retry with the same ``seq`` is played."""
     a, b, tid, ta, tb = await table_with_two(server, config=POOL)
     actor = server.tables[tid]
-    view = actor.state_view
-    calls = []
-
-    def failing_once():
-        calls.append(1)
-        if len(calls) == 1:
-            raise RuntimeError("bug while building the message")
-        return view()
-
-    actor.state_view = failing_once
+    actor.state_view = failing_once(actor.state_view)
     await a.send(I.Shot(table=tid, token=ta, seq=1, stroke=BREAK, cue_ball=KITCHEN))
     await a.expect("error", code="internal", table=tid)
     await b.silent(0.2)
@@ -331,17 +335,8 @@ async def test_a_fault_rolls_the_shot_clock_back_to_the_turn_it_was_in(server):
     deadline = (await snapshot_of(a, tid))["clock"]["deadline"]
     actor = server.tables[tid]
     turn = actor._turn
-    view = actor.state_view
-    calls = []
-
-    def failing_once():
-        calls.append(1)
-        if len(calls) == 1:
-            raise RuntimeError("bug while building the message")
-        return view()
-
     await asyncio.sleep(1.0)
-    actor.state_view = failing_once
+    actor.state_view = failing_once(actor.state_view)
     await a.send(I.Shot(table=tid, token=ta, seq=1, stroke=BREAK, cue_ball=KITCHEN))
     await a.expect("error", code="internal", table=tid)
     assert actor._turn == turn
