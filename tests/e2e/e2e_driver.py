@@ -40,6 +40,7 @@ class ClientPage:
         self.base_url = base_url
         self.name = name
         self.errors: list = []
+        self.calls_under_stick = 0  # canvas calls of a ball the cue stick was drawn over
         page.on("pageerror", lambda e: self.errors.append(f"{e} {getattr(e, 'stack', '')}"))
         # every error toast the page shows (a refused stroke, a server error), kept in order
         page.add_init_script(_TOAST_RECORDER)
@@ -118,6 +119,14 @@ class ClientPage:
         self.set_input("#tip-a", a)
         self.set_input("#tip-b", b)
         self.set_input("#elev-theta", theta_deg)
+        self.check_drawn_aim()
+
+    def check_drawn_aim(self) -> None:
+        """The aim line and cue stick drawn on the canvas follow the aim control at once (not only at the
+        next server message)."""
+        drawn = self.page.evaluate("() => { const a = window.billar.table['board'].aim; return a ? a.phi : null; }")
+        if drawn is not None:
+            assert abs(drawn - self.stroke_values()["phi"]) < 1e-9, f"stick drawn at {drawn}, aim {self.stroke_values()['phi']}"
 
     def stroke_values(self) -> Dict[str, float]:
         return self.debug()["stroke"]
@@ -135,8 +144,11 @@ class ClientPage:
             target = self.debug()["state"]["layout"][str(ball)]
             assert cue is not None, "no cue ball on the board"
             self.set_input("#aim-phi", round(math.degrees(math.atan2(cue[1] - target[1], cue[0] - target[0])), 6))
+            self.check_drawn_aim()
             bx = self.ball_on_screen(ball)
             assert bx is not None, f"ball {ball} not drawn"
+            self.calls_under_stick += int(self.page.evaluate(
+                "([x, y]) => window.billar.table['board'].onCue({ clientX: x, clientY: y })", [bx["x"], bx["y"]]))
             self.page.mouse.click(bx["x"], bx["y"])
             pk = self.page.evaluate(
                 "name => { const t = window.billar.table; const p = t.model.preset.pockets.find(q => q.name === name);"

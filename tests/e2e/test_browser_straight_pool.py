@@ -126,6 +126,7 @@ def test_two_players_and_a_spectator_play_14_1(browser, live_server, artifacts):
     assert "CHOOSE_BREAKER" in facts["decisions"]
     # calls alternate chips / canvas (a called pot may score several balls: 2 calls can win to 3)
     assert facts["pots_called"] >= 2 and facts["canvas_calls"] >= 1
+    print(f"canvas calls with the ball under the drawn stick: {A.calls_under_stick + B.calls_under_stick} of {facts['canvas_calls']}")
     assert facts["placements"] >= 1 and facts["keyboard_aims"] >= 1
     assert facts["drag_aims"] >= 1 and facts["pull_backs"] >= 1
     # the last stroke can be replayed and the game has a replay link

@@ -275,7 +275,7 @@ export class Board {
     if (!this.preset) return;
     this.canvas.focus();
     const w = this.world(e);
-    const pick = this.R + 8 / this.vp.scale;
+    const pick = this.cuePick();
     let mode: "pending" | "aim" | "place" | "pull" = "pending";
     if (this.aim && this.canPlace && this.near(w, this.aim.cue, pick)) mode = "place";
     else if (this.aim && this.canAim && (this.near(w, this.aim.cue, pick) || this.onCue(e))) mode = "pull";
@@ -345,8 +345,13 @@ export class Board {
         }
       }
     }
-    // (a click on the cue ball itself has no direction to aim at)
-    if (this.aim && this.canAim && !this.near(w, this.aim.cue, this.R)) this.handlers.onAim(aimAngle(this.aim.cue, w));
+    // (a click on the cue ball, or just beside it, has no direction to aim at)
+    if (this.aim && this.canAim && !this.near(w, this.aim.cue, this.cuePick())) this.handlers.onAim(aimAngle(this.aim.cue, w));
+  }
+
+  /** Distance (m) from the cue ball's centre within which a press picks the cue ball (its radius and 8 px). */
+  private cuePick(): number {
+    return this.R + 8 / this.vp.scale;
   }
 
   private cancel(): void {

@@ -69,7 +69,7 @@ export class TableView {
     this.seat = loadSeat(id);
     this.playback = new Playback((s) => this.onShown(s));
     this.controls = new StrokeControls(
-      () => this.board.invalidate(),
+      () => this.redrawAim(),
       () => this.shoot(),
       () => this.onCallChange(),
     );
@@ -79,7 +79,7 @@ export class TableView {
       onPlace: (w) => this.place(w),
       onPullChange: (p) => {
         this.pull = p;
-        this.board.invalidate();
+        this.redrawAim();
       },
       onPullRelease: (p) => {
         this.pull = 0;
@@ -87,7 +87,7 @@ export class TableView {
           this.controls.set({ V0: Math.max(V0_MIN, p * PULL_V0_MAX) });
           this.shoot();
         }
-        this.board.invalidate();
+        this.redrawAim();
       },
       onCallBall: (b) => {
         this.controls.call = { ...this.controls.call, ball: b, safety: false };
@@ -406,6 +406,13 @@ export class TableView {
       this.placement = q;
       this.board.invalidate();
     }
+  }
+
+  /** The aim line, ghost ball and cue stick follow the controls at once (aim angle, pull-back). */
+  private redrawAim(): void {
+    const a = this.board.aim;
+    if (a) this.board.aim = { ...a, phi: this.controls.state.phi, pull: this.pull };
+    this.board.invalidate();
   }
 
   // ----- actions -----------------------------------------------------------------------------
