@@ -192,6 +192,14 @@ class GameBase:
 
     discipline: str = ""
     state_version: int = 1
+    #: phases in which the referee rules a shot-clock time-out (``apply_timeout``); none by default
+    CLOCK_PHASES: Tuple[str, ...] = ()
+
+    def clock_applies(self) -> bool:
+        """True when a shot clock may run now: the game is on, a seat is to act, and the phase is one
+        where the referee rules its expiry (:data:`CLOCK_PHASES`). Elsewhere (a lag, a choice of
+        breaker) a clock would expire into a refused time-out, so the server arms none."""
+        return not self.over and self.to_act is not None and self.phase in self.CLOCK_PHASES
 
     def to_state(self) -> dict:  # pragma: no cover - every referee defines it
         raise NotImplementedError

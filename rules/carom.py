@@ -319,6 +319,7 @@ class CaromGame(GameBase):
     """
 
     discipline = ""
+    CLOCK_PHASES = (BREAK, PLAY, DECISION)  # C24: strokes, and decisions (an EXTENSION is asked for on the clock)
     min_cushions = 0
     frozen_setup = "touching"
     off_table_setup = "off_only"
@@ -1100,7 +1101,7 @@ class CaromGame(GameBase):
     def _apply_timeout(self, player) -> Ruling:
         if self.config["shot_clock"] is None:
             raise IllegalAction("no_shot_clock", "this game has no shot clock", "shot_clock")
-        seat = self._require_turn(player, (BREAK, PLAY, DECISION))
+        seat = self._require_turn(player, self.CLOCK_PHASES)
         self._placed = {}
         ruling = Ruling(seat, [0, 0], [0, 0])
         ruling.foul = FOUL_SHOT_CLOCK

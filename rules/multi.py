@@ -335,6 +335,10 @@ class MultiGame(GameBase):
         self._check_open()
         return self._guarded(self.game.apply_decision, player, decision, arg)
 
+    def clock_applies(self) -> bool:
+        """The game in progress decides (:meth:`rules.base.GameBase.clock_applies`)."""
+        return not self.over and self.game.clock_applies()
+
     def apply_timeout(self, player) -> Ruling:
         self._check_open()
         return self._guarded(self.game.apply_timeout, player)

@@ -276,6 +276,9 @@ def _new_stats() -> dict:
     }
 
 
+STROKE_PHASES = ("break", "play")  # the phases in which a stroke is played
+
+
 class StraightPool(GameBase):
     """A 14.1 continuous game between seats 0 (A) and 1 (B) (rules-14-1; interface rules/README.md).
 
@@ -289,6 +292,7 @@ class StraightPool(GameBase):
     """
 
     discipline = "straight_pool"
+    CLOCK_PHASES = STROKE_PHASES  # R12 F9: the clock times strokes; no decision has one
 
     def __init__(self, config: Optional[Mapping] = None, seed=0):
         if isinstance(seed, bool) or not isinstance(seed, int):
@@ -594,7 +598,7 @@ class StraightPool(GameBase):
         """Decisions offered to the player to act (standing rights, OFFER_STALEMATE and EXTENSION, left out)."""
         if self.phase == "decision":
             return [o["name"] for o in self.pending["options"]]
-        if self.phase in ("break", "play"):
+        if self.phase in STROKE_PHASES:
             return [o["name"] for o in self.legal_actions()["decisions"] if o["name"] not in STANDING_RIGHTS]
         return []
 
@@ -611,7 +615,7 @@ class StraightPool(GameBase):
     def _check_shooter(self, player) -> int:
         self._check_open()
         p = self._check_player(player)
-        if self.phase not in ("break", "play"):
+        if self.phase not in STROKE_PHASES:
             raise IllegalAction("bad_phase", f"no stroke can be played in phase {self.phase!r}", "phase")
         if p != self.to_act:
             raise IllegalAction("not_your_turn", f"it is {SEAT_NAMES[self.to_act]}'s turn", "player")
@@ -1147,7 +1151,7 @@ class StraightPool(GameBase):
         ruling.scores = list(self.scores)
         ruling.fouls_in_row = list(self.fouls_in_row)
         ruling.next_player = self.to_act
-        ruling.cue_ball_in_hand = self.in_hand if self.phase in ("break", "play") else None
+        ruling.cue_ball_in_hand = self.in_hand if self.phase in STROKE_PHASES else None
         ruling.options = self._options()
         ruling.game_over = self.phase == "over"
         ruling.winner = self.result["winner"] if self.result else None

@@ -934,7 +934,7 @@ class TableActor:
         running = self.clock
         limit = self._clock_limit()
         to_act = self.game.to_act
-        if (limit is None or self.game.over or to_act is None or not self.both_seated() or self.closed
+        if (limit is None or not self.game.clock_applies() or not self.both_seated() or self.closed
                 or self.seats[to_act].session is None):
             if running is not None:  # stopped: what was left of this turn waits for the player's return
                 self._clock_left = (self._turn_key(running["seat"]), running["deadline"] - now)

@@ -662,3 +662,19 @@ def test_double_hit_and_push_from_the_physics_are_K_F5_fouls():
     assert sim.flags == ()
     r = g.apply_shot(0, None, sim).to_dict()
     assert "double_hit" not in r["fouls"] and "push" not in r["fouls"]
+
+
+@pytest.mark.parametrize("discipline", ["straight_pool", "three_cushion", "pentathlon"])
+def test_the_shot_clock_applies_only_where_a_time_out_is_ruled(discipline):
+    """No clock while the lag winner chooses the breaker (no referee rules a time-out there); the
+    breaker's clock applies once the choice is made (14.1 R12 F9, carom C24)."""
+    clock = {"limit_s": 30, "extensions": 0} if discipline == "straight_pool" else {"limit_s": 40, "warn_s": 30}
+    g = new_game(discipline, {"lag_mode": "random", "shot_clock": clock}, 3)
+    chooser = g.to_act
+    assert [d["name"] for d in g.legal_actions()["decisions"]] == ["CHOOSE_BREAKER"] and not g.clock_applies()
+    with pytest.raises(IllegalAction):
+        g.apply_timeout(chooser)
+    g.apply_decision(chooser, "CHOOSE_BREAKER", chooser)
+    assert g.phase == "break" and g.to_act == chooser and g.clock_applies()
+    r = g.apply_timeout(chooser)
+    assert r.foul == "shot_clock"

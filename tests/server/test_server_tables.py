@@ -226,6 +226,25 @@ async def test_shot_clock_expiry_is_ruled_and_told(server):
     await a.silent(4.2)  # two clock periods: no time-out against the absent player
 
 
+async def test_no_shot_clock_runs_while_the_lag_winner_chooses_the_breaker(server):
+    """14.1 times strokes only (R12 F9): a clock armed for the choice of breaker expired into a refused
+    time-out and left every client showing a clock that had run out. None runs during the decision;
+    the breaker's clock starts when the choice is made."""
+    cfg = {"target_points": 5, "lag_mode": "random", "shot_clock": {"limit_s": 2.0, "extensions": 0}}
+    a, b, tid, ta, tb = await table_with_two(server, config=cfg)
+    snap = await snapshot_of(a, tid)
+    assert snap["state"]["phase"] == "decision" and snap["clock"] is None
+    chooser = snap["state"]["legal"]["player"]
+    assert [d["name"] for d in snap["state"]["legal"]["decisions"]] == ["CHOOSE_BREAKER"]
+    await a.silent(2.5)  # more than the limit: no time-out, no message
+    client, token = (a, ta) if chooser == 0 else (b, tb)
+    await client.send(I.Decision(table=tid, token=token, seq=1, name="CHOOSE_BREAKER", arg=1 - chooser))
+    r = await a.expect("ruling", v=3, cause="decision")
+    assert r["state"]["phase"] == "break" and r["clock"]["seat"] == 1 - chooser and r["clock"]["limit_s"] == 2.0
+    t = await a.expect("ruling", v=4, cause="timeout", seat=1 - chooser, timeout=4.0)
+    assert t["ruling"]["foul"] == "shot_clock"
+
+
 async def test_leaving_closes_the_table_and_counters_return_to_zero(server):
     a, b, tid, ta, tb = await table_with_two(server, config=POOL)
     c = await open_client(server, "cy")
