@@ -7,8 +7,9 @@ PIP := $(PY) -m pip
 STAMP := $(VENV)/.stamp-install
 BUILT := $(VENV)/.stamp-build
 CORE_SRC := $(wildcard physics/*.pyx physics/*.pxd rules/*.py rules/*.pxd) setup.py
-HOST ?= 127.0.0.1
-PORT ?= 8765
+# make run PORT=9000 (or BILLAR_HOST / BILLAR_PORT in the environment)
+HOST ?= $(or $(BILLAR_HOST),127.0.0.1)
+PORT ?= $(or $(BILLAR_PORT),8765)
 
 .PHONY: run test soak bench bench-pooltool install build clean
 
@@ -96,10 +97,11 @@ test: client-test client_web/dist/index.html /usr/bin/chromium
 LOADTEST_USERS ?= 60
 LOADTEST_RATE ?= 10
 LOADTEST_TIME ?= 60s
+LOADTEST_PORT ?= 8799
 LOADTEST_STAMP := $(VENV)/.stamp-loadtest
 .PHONY: loadtest capacity
 loadtest: build $(LOADTEST_STAMP)
-	$(PY) loadtest/run.py --users $(LOADTEST_USERS) --spawn-rate $(LOADTEST_RATE) --time $(LOADTEST_TIME)
+	$(PY) loadtest/run.py --users $(LOADTEST_USERS) --spawn-rate $(LOADTEST_RATE) --time $(LOADTEST_TIME) --port $(LOADTEST_PORT)
 
 $(LOADTEST_STAMP): pyproject.toml $(STAMP)
 	$(PIP) install -q -e '.[loadtest]'

@@ -34,7 +34,11 @@ def main() -> int:
     args = ap.parse_args()
     os.makedirs(OUT, exist_ok=True)
     data_dir = os.path.join(OUT, "redis")
-    server = start_server(args.port, data_dir, log_path=os.path.join(OUT, "server.log"), grace_s=5.0)
+    try:
+        server = start_server(args.port, data_dir, log_path=os.path.join(OUT, "server.log"), grace_s=5.0)
+    except RuntimeError as exc:
+        print(f"loadtest: {exc} (make loadtest LOADTEST_PORT=...)", file=sys.stderr)
+        return 2
     try:
         locust = os.path.join(os.path.dirname(sys.executable), "locust")
         cmd = [locust, "-f", os.path.join(ROOT, "loadtest", "locustfile.py"), "--headless", "-u", str(args.users), "-r",

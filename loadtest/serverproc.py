@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import time
@@ -38,6 +39,12 @@ def start_server(port: int, data_dir: str, cpus: Optional[Sequence[int]] = None,
     use that Redis (on this machine) instead of the embedded one, under ``key_prefix``. Raises
     ``RuntimeError`` when the server does not come up.
     """
+    with socket.socket() as probe:  # another server on the port would answer /healthz in this one's place
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds: TIME_WAIT is no obstacle
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            raise RuntimeError(f"port {port} is in use (another server?): choose another (--port)") from None
     if fresh and os.path.isdir(data_dir):
         shutil.rmtree(data_dir)
     os.makedirs(data_dir, exist_ok=True)
@@ -57,7 +64,7 @@ def start_server(port: int, data_dir: str, cpus: Optional[Sequence[int]] = None,
             raise RuntimeError(f"server exited with {proc.returncode} (log: {log_path})")
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1.0) as r:
-                if r.status == 200:
+                if r.status == 200 and proc.poll() is None:
                     return proc
         except OSError:
             time.sleep(0.2)
