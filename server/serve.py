@@ -14,6 +14,7 @@ import argparse
 import asyncio
 import gc
 import signal
+import sys
 
 from server import logs
 from server.config import from_env
@@ -90,7 +91,12 @@ async def run(settings) -> int:
     from server.app import Server
 
     server = Server(settings)
-    await server.start()
+    try:
+        await server.start()
+    except OSError as exc:  # the port is taken, the address is not this machine's, ...
+        print(f"billar: cannot listen on {settings.host}:{settings.port}: {exc.strerror or exc}", file=sys.stderr, flush=True)
+        await server.stop("shutdown")
+        return 1
     tune_gc()
     print(f"billar serving on http://{settings.host}:{server.port} (WebSocket /ws)", flush=True)
     stop = asyncio.Event()
