@@ -198,9 +198,10 @@ def carom_config(discipline: str, config: Optional[Mapping], table: Table) -> di
             if not isinstance(v, Mapping) or set(v) - {"limit_s", "warn_s", "timeouts"}:
                 raise ValueError(f"shot_clock: must be {{limit_s, warn_s, timeouts}} or null, got {v!r}")
             limit = check_clock_limit(v.get("limit_s", 30))
-            warn = _pos_float("shot_clock", v.get("warn_s", 20))
+            # the warning comes at two thirds of the limit unless given (UMB: 20 s of 30)
+            warn = _pos_float("shot_clock", v["warn_s"]) if "warn_s" in v else limit * 2.0 / 3.0
             if warn >= limit:
-                raise ValueError(f"shot_clock: warn_s must be below limit_s, got {warn} >= {limit}")
+                raise ValueError(f"shot_clock: warn_s ({warn:g} s) must be below limit_s ({limit:g} s)")
             out[key] = {"limit_s": limit, "warn_s": warn, "timeouts": _pos_int("shot_clock", v.get("timeouts", 2), 0)}
         elif key == "breaker":
             if v is not None and (isinstance(v, bool) or v not in (0, 1)):

@@ -678,3 +678,13 @@ def test_the_shot_clock_applies_only_where_a_time_out_is_ruled(discipline):
     assert g.phase == "break" and g.to_act == chooser and g.clock_applies()
     r = g.apply_timeout(chooser)
     assert r.foul == "shot_clock"
+
+
+def test_a_shot_clock_limit_alone_warns_at_two_thirds_of_it():
+    """C24 with only ``limit_s``: the warning defaults to two thirds of the limit (UMB's 20 s of 30), so
+    any limit in the allowed range is accepted; a warning given at or past the limit is refused."""
+    assert carom_config("three_cushion", {"shot_clock": {"limit_s": 15}}, TABLE)["shot_clock"] == {
+        "limit_s": 15.0, "warn_s": 10.0, "timeouts": 2}
+    assert carom_config("three_cushion", {"shot_clock": {"limit_s": 30}}, TABLE)["shot_clock"]["warn_s"] == 20.0
+    with pytest.raises(ValueError, match=r"warn_s \(15 s\) must be below limit_s \(15 s\)"):
+        carom_config("three_cushion", {"shot_clock": {"limit_s": 15, "warn_s": 15}}, TABLE)
