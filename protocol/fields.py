@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from typing import Any, Callable, Dict, Iterable, Optional, Sequence, Tuple
 
 from protocol import limits as L
@@ -77,9 +78,18 @@ class Str:
             raise bad(path, f"must be at least {self.min_len} characters, got {len(v)}")
         if self.pattern is not None and not self.pattern.fullmatch(v):
             raise bad(path, f"has characters outside {self.pattern.pattern}")
-        if any(ord(c) < 32 and c not in "\t" for c in v):
-            raise bad(path, "must not contain control characters")
+        if any(_hidden(c) for c in v):
+            raise bad(path, "must not contain control or invisible formatting characters")
         return v
+
+
+def _hidden(c: str) -> bool:
+    """A control character (Unicode Cc, tab excepted) or an invisible format character (Cf: bidi
+    overrides, zero-width space, ...) that would let a name or a chat line pass for another; the
+    zero-width (non-)joiners of emoji sequences and of some scripts stay allowed."""
+    if c.isprintable() or c in "\t\u200c\u200d":
+        return False
+    return unicodedata.category(c) in ("Cc", "Cf")
 
 
 class Bool:

@@ -106,6 +106,10 @@ def refused(obj_or_bytes, code, field):
         ({k: v for k, v in shot().items() if k != "stroke"}, ErrorCode.MISSING_FIELD, "stroke"),
         ({"type": "hello", "protocol": 1, "name": "x" * 33}, ErrorCode.BAD_FIELD, "name"),
         ({"type": "hello", "protocol": 1, "name": "a\x00b"}, ErrorCode.BAD_FIELD, "name"),
+        ({"type": "hello", "protocol": 1, "name": "\u202e\u200bevil"}, ErrorCode.BAD_FIELD, "name"),  # bidi override
+        ({"type": "hello", "protocol": 1, "name": "Ann\u2066"}, ErrorCode.BAD_FIELD, "name"),
+        ({"type": "hello", "protocol": 1, "name": "A\x85nn"}, ErrorCode.BAD_FIELD, "name"),  # C1 control
+        ({"type": "chat", "table": "abc", "text": "gg\ufeff"}, ErrorCode.BAD_FIELD, "text"),
         ({"type": "hello", "protocol": "1"}, ErrorCode.BAD_FIELD, "protocol"),
         ({"type": "chat", "table": "abc", "text": "y" * (L.MAX_CHAT_CHARS + 1)}, ErrorCode.BAD_FIELD, "text"),
         ({"type": "chat", "table": "abc", "text": "   "}, ErrorCode.BAD_FIELD, "text"),
@@ -226,3 +230,12 @@ def test_fuzz_bytes_never_crash(data):
         protocol.decode_client(data)
     except ProtocolError as exc:
         assert exc.code in protocol.ERROR_CODES
+
+
+def test_names_and_chat_keep_accents_emoji_and_joiners():
+    """What the invisible-character rule must not refuse: accents, emoji, emoji joined by ZWJ, no-break spaces."""
+    for name in ("José Raúl", "Ann \U0001F3B1", "\U0001F468\u200d\U0001F469\u200d\U0001F467", "A\u00a0B"):
+        msg = protocol.decode_client(msgpack.packb({"type": "hello", "protocol": 1, "name": name}))
+        assert msg.name == name
+    chat = protocol.decode_client(msgpack.packb({"type": "chat", "table": "abc", "text": "buena \u200c tacada"}))
+    assert chat.text == "buena \u200c tacada"
