@@ -35,6 +35,19 @@ def check_clock_limit(lim) -> float:
     return float(lim)
 
 
+CLOCK_EXTENSIONS_MAX = 10
+"""Most shot-clock extensions (14.1 R12) or time-outs (carom C24) a player may have in a game: each
+buys a fresh period, so an unbounded count would let a player stall the table for ever."""
+
+
+def check_clock_extensions(n, name: str) -> int:
+    """A count of shot-clock extensions or time-outs (``name``: the key) as an int in [0,
+    :data:`CLOCK_EXTENSIONS_MAX`]; ``ValueError`` naming ``shot_clock`` otherwise."""
+    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= CLOCK_EXTENSIONS_MAX:
+        raise ValueError(f"shot_clock: {name} must be an integer in [0, {CLOCK_EXTENSIONS_MAX}], got {n!r}")
+    return int(n)
+
+
 class IllegalAction(ValueError):
     """An action the rules do not allow now (wrong player, bad call, decision not on offer, ...).
 

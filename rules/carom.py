@@ -34,8 +34,8 @@ from typing import Dict, List, Mapping, Optional, Tuple
 
 from physics.events import SimResult
 from physics.table import Table, get_table
-from rules.base import (EPS_LEAVE, GameBase, IllegalAction, Ruling, check_clock_limit, frozen_pairs, off_table_balls,
-                        plain_copy, stroke_contacts)
+from rules.base import (EPS_LEAVE, GameBase, IllegalAction, Ruling, check_clock_extensions, check_clock_limit, frozen_pairs,
+                        off_table_balls, plain_copy, stroke_contacts)
 from rules.zones import FREE, IN, INSIDE, ZoneSet
 
 WHITE = 0
@@ -202,7 +202,8 @@ def carom_config(discipline: str, config: Optional[Mapping], table: Table) -> di
             warn = _pos_float("shot_clock", v["warn_s"]) if "warn_s" in v else limit * 2.0 / 3.0
             if warn >= limit:
                 raise ValueError(f"shot_clock: warn_s ({warn:g} s) must be below limit_s ({limit:g} s)")
-            out[key] = {"limit_s": limit, "warn_s": warn, "timeouts": _pos_int("shot_clock", v.get("timeouts", 2), 0)}
+            timeouts = check_clock_extensions(v.get("timeouts", 2), "timeouts")
+            out[key] = {"limit_s": limit, "warn_s": warn, "timeouts": timeouts}
         elif key == "breaker":
             if v is not None and (isinstance(v, bool) or v not in (0, 1)):
                 raise ValueError(f"breaker: must be null, 0 or 1, got {v!r}")

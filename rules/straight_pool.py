@@ -63,6 +63,7 @@ from rules.base import (
     GameBase,
     IllegalAction,
     Ruling,
+    check_clock_extensions,
     check_clock_limit,
     frozen_pairs,
     off_table_balls,
@@ -204,7 +205,7 @@ def normalize_config(config: Optional[Mapping]) -> Dict[str, object]:
     ``cap_final_score``, ``rack_order``, ``three_foul_mode``, ``spot_request``,
     ``object_ball_off_table_is_foul``, ``near_rail_limit``, ``interference_table``,
     ``serious_foul_preset``, ``scoop_is_foul``, ``lag_mode``, ``stalemate`` ('agreement' or
-    'auto(N)'), ``shot_clock`` (None or {"limit_s": s in [2, 3600], "extensions": n >= 0}) and
+    'auto(N)'), ``shot_clock`` (None or {"limit_s": s in [2, 3600], "extensions": n in [0, 10]}) and
     ``breaker`` (None: a lag decides; 0 or 1: that seat breaks, e.g. the loser of the previous
     game, R26). Raises ``ValueError`` naming the key for an unknown key or a bad value.
     """
@@ -238,11 +239,9 @@ def normalize_config(config: Optional[Mapping]) -> Dict[str, object]:
                 if not isinstance(v, Mapping) or set(v) - {"limit_s", "extensions"} or "limit_s" not in v:
                     raise ValueError(f"shot_clock: expected null or {{'limit_s': s, 'extensions': n}}, got {v!r}")
                 lim = v["limit_s"]
-                ext = v.get("extensions", 0)
                 lim = check_clock_limit(lim)
-                if isinstance(ext, bool) or not isinstance(ext, int) or ext < 0:
-                    raise ValueError(f"shot_clock: extensions must be an integer >= 0, got {ext!r}")
-                v = {"limit_s": float(lim), "extensions": int(ext)}
+                ext = check_clock_extensions(v.get("extensions", 0), "extensions")
+                v = {"limit_s": lim, "extensions": ext}
         elif k == "breaker":
             if v is not None and (isinstance(v, bool) or v not in (0, 1)):
                 raise ValueError(f"breaker: expected null, 0 or 1, got {v!r}")

@@ -80,6 +80,7 @@ def test_default_distances_C25(name, distance):
     ({"shot_clock": 30}, "shot_clock"),
     ({"shot_clock": {"limit_s": 0.001, "warn_s": 0.0005}}, "shot_clock"),  # below SHOT_CLOCK_RANGE: a time-out storm
     ({"shot_clock": {"limit_s": 1e6}}, "shot_clock"),
+    ({"shot_clock": {"limit_s": 30, "timeouts": 11}}, "shot_clock"),  # CLOCK_EXTENSIONS_MAX: no endless stalling
     ({"breaker": 2}, "breaker"),
     ({"discipline": "libre"}, "discipline"),
 ])

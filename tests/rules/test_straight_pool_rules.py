@@ -148,6 +148,10 @@ def test_configuration_defaults_and_bad_values():
         with pytest.raises(ValueError) as e:
             new_game("straight_pool", {k: v})
         assert str(e.value).startswith(f"{k}:"), e.value
+    # each extension buys a fresh period: at most CLOCK_EXTENSIONS_MAX (10), no endless stalling
+    assert new_game("straight_pool", {"shot_clock": {"limit_s": 30, "extensions": 10}}).config["shot_clock"]["extensions"] == 10
+    with pytest.raises(ValueError, match=r"shot_clock: extensions must be an integer in \[0, 10\], got 1000000"):
+        new_game("straight_pool", {"shot_clock": {"limit_s": 30, "extensions": 1_000_000}})
     with pytest.raises(ValueError, match="^target_points:"):
         new_game("straight_pool", {"target_points": [150]})
     for lim in (0.001, 1.99, 3601, float("nan")):  # a tiny limit would rule time-outs without end
