@@ -647,8 +647,8 @@ class CaromGame(GameBase):
         ruling.next_player = winner
         ruling.options = [D_CHOOSE_BREAKER]
         loser = 1 - winner
-        why = "; ".join(faults[loser]) if faults[loser] else "nearer the bottom cushion"
-        ruling.text = f"Lag won by seat {winner} (seat {loser}: {why}); seat {winner} chooses who breaks"
+        why = f" (seat {loser}: " + "; ".join(faults[loser]) + ")" if faults[loser] else ", nearer the bottom cushion"
+        ruling.text = f"Lag won by seat {winner}{why}; seat {winner} chooses who breaks"
         return ruling
 
     # ----- starting a game, a set, an inning -----------------------------------------------

@@ -208,8 +208,11 @@ describe("ruling texts name the players, not the seats", () => {
   });
   test("carom: 'seat 0' / 'Seat 1' (rules/carom.py, rules/multi.py) become the names", () => {
     const w = (t: string, d = "three_cushion") => rulingText({ text: t } as any, d, names);
-    expect(w("Lag won by seat 0 (seat 1: nearer the bottom cushion); seat 0 chooses who breaks")).toBe(
-      "Lag won by Ann (Bob: nearer the bottom cushion); Ann chooses who breaks",
+    expect(w("Lag won by seat 0, nearer the bottom cushion; seat 0 chooses who breaks")).toBe(
+      "Lag won by Ann, nearer the bottom cushion; Ann chooses who breaks",
+    );
+    expect(w("Lag won by seat 1 (seat 0: did not reach the top cushion); seat 1 chooses who breaks")).toBe(
+      "Lag won by Bob (Ann: did not reach the top cushion); Bob chooses who breaks",
     );
     expect(w("Seat 1 breaks and plays the white")).toBe("Bob breaks and plays the white");
     expect(w("Carom, 1 point (run 2); Game over: seat 1 wins 9-10")).toBe("Carom, 1 point (run 2); Game over: Bob wins 9-10");

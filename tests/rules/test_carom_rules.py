@@ -175,6 +175,8 @@ def test_lag_nearer_wins_and_equal_repeats():
     g = OneCushion()
     r = _lag(g, [TOP0, TOP1], final={0: (R + 0.30, 0.30), 1: (R + 0.10, 1.12)})
     assert r["lag"]["winner"] == 1 and g.to_act == 1 and g.phase == "choose_breaker"
+    # the winner is the one nearer (the text once gave that reason to the loser)
+    assert r["text"] == "Lag won by seat 1, nearer the bottom cushion; seat 1 chooses who breaks"
     g = OneCushion()
     r = _lag(g, [TOP0, TOP1], final={0: (R + 0.1003, 0.30), 1: (R + 0.10, 1.12)})
     assert r["lag"]["repeat"] is True and g.phase == "lag" and r["next_player"] is None
@@ -196,6 +198,7 @@ def test_lag_faults_red_off_table_short_both():
     g = OneCushion()  # seat 0 never reaches the top cushion
     r = _lag(g, [TOP1], final={0: (R + 0.01, 0.30), 1: (R + 0.50, 1.12)})
     assert r["lag"]["winner"] == 1 and r["lag"]["faults"][0] == ["did not reach the top cushion"]
+    assert r["text"] == "Lag won by seat 1 (seat 0: did not reach the top cushion); seat 1 chooses who breaks"
     g = OneCushion()  # seat 1's ball leaves the table
     r = _lag(g, [TOP0, TOP1, ("off_table", 1, {"t": 1.5})], final={0: (R + 0.50, 0.30)})
     assert r["lag"]["winner"] == 0 and "left the table" in r["lag"]["faults"][1]
