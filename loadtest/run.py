@@ -17,6 +17,7 @@ import csv
 import os
 import subprocess
 import sys
+from typing import Tuple
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -56,14 +57,17 @@ def main() -> int:
             print(f"FAILED: {exc}")
     finally:
         stop_server(server, data_dir=data_dir)
-    failures = print_summary(os.path.join(OUT, "locust_stats.csv"))
+    failures, strokes = print_summary(os.path.join(OUT, "locust_stats.csv"))
     print(f"reports: {OUT}/locust_stats.csv, locust_failures.csv, report.html")
-    return 1 if (failures or empty_error or rc not in (0,)) else 0
+    if not strokes:
+        print(f"FAILED: no stroke was measured: with {args.users} users Locust starts too few players to pair "
+              f"(players are 6 in 10 users: use 4 or more), or the run was too short")
+    return 1 if (failures or empty_error or rc not in (0,) or not strokes) else 0
 
 
-def print_summary(path: str) -> int:
-    """Print the request table of Locust's stats CSV; returns the number of failures."""
-    failures = 0
+def print_summary(path: str) -> Tuple[int, int]:
+    """Print the request table of Locust's stats CSV; returns (failures, shot->broadcast requests)."""
+    failures = strokes = 0
     with open(path) as f:
         rows = list(csv.DictReader(f))
     print(f"{'name':<18} {'count':>7} {'fail':>6} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'max ms':>8}")
@@ -71,9 +75,11 @@ def print_summary(path: str) -> int:
         if r["Name"] == "Aggregated":
             continue
         failures += int(r["Failure Count"])
+        if r["Name"] == "shot->broadcast":
+            strokes += int(r["Request Count"])
         print(f"{r['Name']:<18} {r['Request Count']:>7} {r['Failure Count']:>6} {r['50%']:>8} {r['90%']:>8} {r['99%']:>8} "
               f"{float(r['Max Response Time']):8.0f}")
-    return failures
+    return failures, strokes
 
 
 if __name__ == "__main__":
