@@ -100,6 +100,12 @@ export class Connection {
         return;
       }
       if (msg.type === "shutdown") this.nextDelay = Math.max(100, msg.retry_ms);
+      if (!this.greeted && msg.type === "error" && msg.field === "name") {
+        // the server refused the name: say hello without one (the server names the guest) and tell the user
+        ws.send(encodeMessage(out.hello()));
+        this.ev.onMessage({ ...msg, message: `Your name was refused (${msg.message}); you play as a guest until you change it.` });
+        return;
+      }
       this.ev.onMessage(msg);
     };
     ws.onclose = (e: CloseEvent) => {
