@@ -80,14 +80,27 @@ class Str:
             raise bad(path, f"has characters outside {self.pattern.pattern}")
         if any(_hidden(c) for c in v):
             raise bad(path, "must not contain control or invisible formatting characters")
+        if v and all(c.isspace() or _joiner(c) for c in v):
+            raise bad(path, "must contain a visible character")
         return v
 
 
+_BLANKS = frozenset("\u115f\u1160\u2800\u3164\uffa0")  # letters drawn as nothing: Hangul fillers, the Braille blank
+
+
+def _joiner(c: str) -> bool:
+    """Invisible characters that only join or modify visible ones: the zero-width (non-)joiners of
+    emoji sequences and of some scripts, and the tag characters of subdivision flags."""
+    return c in "\u200c\u200d" or "\U000e0020" <= c <= "\U000e007f"
+
+
 def _hidden(c: str) -> bool:
-    """A control character (Unicode Cc, tab excepted) or an invisible format character (Cf: bidi
-    overrides, zero-width space, ...) that would let a name or a chat line pass for another; the
-    zero-width (non-)joiners of emoji sequences and of some scripts stay allowed."""
-    if c.isprintable() or c in "\t\u200c\u200d":
+    """A control character (Unicode Cc, tab excepted), an invisible format character (Cf: bidi
+    overrides, zero-width space, ...) or a blank letter: what would let a name or a chat line pass
+    for another. :func:`_joiner` characters stay allowed."""
+    if c in _BLANKS:
+        return True
+    if c.isprintable() or c == "\t" or _joiner(c):
         return False
     return unicodedata.category(c) in ("Cc", "Cf")
 
