@@ -205,6 +205,11 @@ class ClientPage:
         for k in range(1, 11):
             d = full * power * k / 10
             m.move(start[0] - ux * d, start[1] - uy * d)
+        # while pulling, the stick is drawn back and the power box shows the speed the release will give
+        drawn = self.page.evaluate("() => window.billar.table['board'].aim.pull")
+        assert abs(drawn - power) < 0.02, f"stick drawn back by {drawn}, pulled {power}"
+        shown = float(self.page.input_value("#power-v0"))
+        assert abs(shown - power * 8.0) < 0.2, f"power box {shown} m/s during a pull of {power}"  # PULL_V0_MAX
         m.up()
 
     def decide(self, name: str, arg: Any) -> None:

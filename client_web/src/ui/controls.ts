@@ -195,6 +195,14 @@ export class StrokeControls {
           : "Optional on the break.";
   }
 
+  /** Show ``V0`` (m/s) in the power box and slider while a pull-back is under way, without setting it;
+   * ``null`` shows the set power again (the pull was let go where it began). */
+  previewPower(V0: number | null): void {
+    const v = V0 === null ? this.state.V0 : Math.round(V0 * 100) / 100;
+    this.v0In.value = String(v);
+    this.v0Range.value = String(v);
+  }
+
   private sync(): void {
     const s = this.state;
     this.phiIn.value = String(s.phi);

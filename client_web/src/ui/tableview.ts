@@ -31,6 +31,11 @@ const SINK_S = 0.25;
 /** Cue speed (m/s) for a full pull-back. */
 const PULL_V0_MAX = 8.0;
 
+/** Cue speed (m/s) of a pull-back by ``p`` (0..1) of a full pull. */
+function pullSpeed(p: number): number {
+  return Math.max(V0_MIN, p * PULL_V0_MAX);
+}
+
 export class TableView {
   readonly el: HTMLElement;
   readonly model: TableModel;
@@ -79,12 +84,14 @@ export class TableView {
       onPlace: (w) => this.place(w),
       onPullChange: (p) => {
         this.pull = p;
+        this.controls.previewPower(p > 0 ? pullSpeed(p) : null);
         this.redrawAim();
       },
       onPullRelease: (p) => {
         this.pull = 0;
+        this.controls.previewPower(null);
         if (p > 0.03) {
-          this.controls.set({ V0: Math.max(V0_MIN, p * PULL_V0_MAX) });
+          this.controls.set({ V0: pullSpeed(p) });
           this.shoot();
         }
         this.redrawAim();
