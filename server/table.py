@@ -334,9 +334,13 @@ class TableActor:
             rematch=self.rematch_offers)
 
     def status(self) -> str:
+        """The lobby's word for the table: ``over``; ``waiting`` (a seat is free); ``paused`` (both seats
+        taken but a player is away: the seat is held for the grace period); ``playing``."""
         if self.game.over:
             return "over"
-        return "playing" if self.both_seated() else "waiting"
+        if not self.both_seated():
+            return "waiting"
+        return "paused" if any(s.session is None for s in self.seats) else "playing"
 
     def lobby_entry(self) -> Dict[str, Any]:
         scores = self.game.scoreboard().get("scores", [])

@@ -66,6 +66,15 @@ async def test_lobby_entries_appear_update_and_vanish(server):
     lst = await w2.expect("lobby")
     assert [t["table"] for t in lst["tables"]] == [tid] and lst["tables"][0]["spectators"] == 1
     assert lst["online"] >= 1
+    # a player drops: the table is paused (the seat is held) until the player resumes
+    await b.close()
+    up = await next_lobby(w)
+    assert up["table"]["status"] == "paused" and up["table"]["seats"] == ["ann", "bob"]
+    b = await open_client(server, "bob")
+    await b.send(I.Resume(table=tid, token=sb["token"]))
+    await b.expect("seated", seat=1)
+    up = await next_lobby(w)
+    assert up["table"]["status"] == "playing"
     # everybody leaves: the entry goes
     await c.close()
     await a.send(I.Leave(table=tid, token=sa["token"]))

@@ -119,7 +119,7 @@ export interface LobbyEntry {
   discipline: string;
   seats: (string | null)[];
   scores: number[];
-  status: "waiting" | "playing" | "over";
+  status: "waiting" | "playing" | "paused" | "over";
   spectators: number;
   v: number;
   ts: number;

@@ -58,6 +58,14 @@ export function createTableFromForm(f: Record<string, string>) {
   return out.createTable(discipline, configFromForm(discipline, f), f.private === "on", 0, computerFromForm(f));
 }
 
+/** What each lobby status means (the badge's tooltip). */
+const STATUS_TITLES: Record<string, string> = {
+  waiting: "A seat is free: join",
+  playing: "Both players are at the table",
+  paused: "A player is away; the seat is held for a while",
+  over: "The game is over",
+};
+
 export class LobbyView {
   readonly el: HTMLElement;
   private tables = new Map<string, LobbyEntry>();
@@ -206,7 +214,7 @@ export class LobbyView {
 
   private render(): void {
     const rows = [...this.tables.values()].sort((a, b) => {
-      const rank = (t: LobbyEntry) => (t.status === "waiting" ? 0 : t.status === "playing" ? 1 : 2);
+      const rank = (t: LobbyEntry) => ({ waiting: 0, playing: 1, paused: 2, over: 3 })[t.status] ?? 4;
       return rank(a) - rank(b) || b.ts - a.ts;
     });
     if (!rows.length) {
@@ -224,7 +232,7 @@ export class LobbyView {
           h("td", {}, disciplineLabel(t.discipline)),
           h("td", {}, players),
           h("td", { class: "score" }, t.scores.length ? t.scores.join(" : ") : "\u2014"),
-          h("td", {}, h("span", { class: `badge ${t.status}` }, t.status)),
+          h("td", {}, h("span", { class: `badge ${t.status}`, title: STATUS_TITLES[t.status] ?? "" }, t.status)),
           h("td", { class: "num" }, String(t.spectators)),
           h(
             "td",
