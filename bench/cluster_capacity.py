@@ -186,8 +186,8 @@ def main() -> int:
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     tmp = tempfile.mkdtemp(prefix="billar-cluster-bench-")
     if args.redis == "private":
-        handle = private = start_private_redis(os.path.join(tmp, "redis"), None)[0]
-        url = f"unix://{os.path.join(tmp, 'redis', 'redis.sock')}"
+        private, url = start_private_redis(os.path.join(tmp, "redis"), None)
+        handle = private
     else:
         private = None
         url, handle = start_embedded(os.path.join(tmp, "redis"))

@@ -238,10 +238,8 @@ def normalize_config(config: Optional[Mapping]) -> Dict[str, object]:
             else:
                 if not isinstance(v, Mapping) or set(v) - {"limit_s", "extensions"} or "limit_s" not in v:
                     raise ValueError(f"shot_clock: expected null or {{'limit_s': s, 'extensions': n}}, got {v!r}")
-                lim = v["limit_s"]
-                lim = check_clock_limit(lim)
-                ext = check_clock_extensions(v.get("extensions", 0), "extensions")
-                v = {"limit_s": lim, "extensions": ext}
+                v = {"limit_s": check_clock_limit(v["limit_s"]),
+                     "extensions": check_clock_extensions(v.get("extensions", 0), "extensions")}
         elif k == "breaker":
             if v is not None and (isinstance(v, bool) or v not in (0, 1)):
                 raise ValueError(f"breaker: expected null, 0 or 1, got {v!r}")
