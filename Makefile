@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 STAMP := $(VENV)/.stamp-install
 BUILT := $(VENV)/.stamp-build
-CORE_SRC := $(wildcard physics/*.pyx physics/*.pxd rules/*.py rules/*.pxd) setup.py
+CORE_SRC := $(wildcard physics/*.pyx physics/*.pxd rules/*.py rules/*.pxd rules/*/*.py rules/*/*.pxd) setup.py
 # make run PORT=9000 (or BILLAR_HOST / BILLAR_PORT in the environment)
 HOST ?= $(or $(BILLAR_HOST),127.0.0.1)
 PORT ?= $(or $(BILLAR_PORT),8765)
@@ -98,10 +98,15 @@ LOADTEST_USERS ?= 60
 LOADTEST_RATE ?= 10
 LOADTEST_TIME ?= 60s
 LOADTEST_PORT ?= 8799
+# e.g. make loadtest LOADTEST_ARGS="--rated --accounts accounts.txt" (rated quick play between registered players)
+LOADTEST_ARGS ?=
 LOADTEST_STAMP := $(VENV)/.stamp-loadtest
 .PHONY: loadtest capacity
 loadtest: build $(LOADTEST_STAMP)
-	$(PY) loadtest/run.py --users $(LOADTEST_USERS) --spawn-rate $(LOADTEST_RATE) --time $(LOADTEST_TIME) --port $(LOADTEST_PORT)
+	$(PY) loadtest/run.py --users $(LOADTEST_USERS) --spawn-rate $(LOADTEST_RATE) --time $(LOADTEST_TIME) --port $(LOADTEST_PORT) $(LOADTEST_ARGS)
+
+# the test run includes a short Locust game (tests/loadtest)
+test: $(LOADTEST_STAMP)
 
 $(LOADTEST_STAMP): pyproject.toml $(STAMP)
 	$(PIP) install -q -e '.[loadtest]'

@@ -52,6 +52,9 @@ def main() -> int:
                          "the machine's Redis is not pinned, and the kernel often runs it on the server's core")
     ap.add_argument("--generators", type=int, default=0,
                     help="load generator worker processes (0: as many as the largest step's connections need)")
+    ap.add_argument("--server-root", default=None,
+                    help="run the server of another checkout (with its own .venv built), e.g. an earlier revision")
+    ap.add_argument("--json", default=None, help="also write the rows as JSON lines to this file")
     ap.add_argument("--profile", action="store_true", help="py-spy the server during every step (var/capacity/profile-N.txt); the last one is summarised")
     args = ap.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -70,7 +73,7 @@ def main() -> int:
         private, args.redis_url = start_private_redis(os.path.join(OUT, "private-redis"), load_cpus)
     prefix = f"capacity-{os.getpid()}:"
     server = start_server(args.port, data_dir, cpus=server_cpus, log_path=os.path.join(OUT, "server.log"), grace_s=2.0,
-                          redis_url=args.redis_url, key_prefix=prefix)
+                          redis_url=args.redis_url, key_prefix=prefix, root=args.server_root)
     redis_pids = embedded_redis_pids(data_dir) + ([private.pid] if private is not None else [])
     if load_cpus:  # Redis is a service of its own: keep it off the server's core
         for pid in redis_pids:
@@ -122,6 +125,10 @@ def main() -> int:
             private.wait(10)
         elif args.redis_url:
             drop_keys(args.redis_url, prefix)
+    if args.json:
+        with open(args.json, "w") as fh:
+            for r in rows:
+                fh.write(json.dumps(r) + "\n")
     held = [r for r in rows if r["p99_ms"] <= 50.0 and not r["errors"]]
     if held:
         best = held[-1]

@@ -7,7 +7,7 @@ by the search bots (bots/carom_search.py); every stroke is kept as (game state b
 simulation). Each stroke is then ruled again on a game restored from its state, timing
 ``apply_shot`` (the whole ruling: carom test, fouls, zones, match format), ``evaluate_stroke``,
 ``to_state`` + ``msgpack.packb`` and ``from_state``. The compiled referee runs in this process;
-the pure-Python one runs the same ``rules/*.py`` sources (copied without their compiled
+the pure-Python one runs the same ``rules/**/*.py`` sources (copied without their compiled
 modules) in a child process on the same workload. Medians in microseconds; the search bot's
 cost per stroke (simulated candidates and milliseconds) is given for the compiled build only.
 """
@@ -69,13 +69,13 @@ def measure(path: str, repeat: int) -> dict:
     """Time the referee on the workload in ``path``; returns discipline -> medians (us) and sizes."""
     import msgpack
 
-    import rules.carom
+    import rules.carom.game
     from physics.events import SimResult
     from rules.registry import game_class
 
     with open(path) as fh:
         work = json.load(fh)["strokes"]
-    res = {"compiled": rules.carom.__file__.endswith(".so")}
+    res = {"compiled": rules.carom.game.__file__.endswith(".so")}
     for name, items in work.items():
         cls = game_class(name)
         sims = [SimResult.from_json(it["sim"]) for it in items]
@@ -104,10 +104,11 @@ def measure(path: str, repeat: int) -> dict:
 
 
 def _pure_python_copy(tmp: str) -> str:
-    dst = os.path.join(tmp, "rules")
-    os.makedirs(dst)
-    for p in glob.glob(os.path.join(ROOT, "rules", "*.py")):
-        shutil.copy(p, dst)
+    """The .py sources of rules/ and its subpackages under ``tmp``/rules, without compiled modules."""
+    for p in glob.glob("rules/**/*.py", root_dir=ROOT, recursive=True):
+        dst = os.path.join(tmp, p)
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        shutil.copy(os.path.join(ROOT, p), dst)
     return tmp
 
 

@@ -85,18 +85,9 @@ def choose_stroke(game: Any, seat: int, level: Level, rng: random.Random) -> Act
 
 def choose_lag(game: Any, seat: int, level: Level, rng: random.Random) -> Action:
     """The lag stroke of ``seat`` (rules-carom C4), from :func:`bots.carom_search.lag_shots`."""
-    shot = _lag_shots(current(game))[seat]
+    shot = lag_shots(current(game))[seat]
     return Action("shot", shot=execute(shot, level, rng), intended=shot, plan="lag", sims=200)
 
-
-_LAG_CACHE: dict = {}
-
-
-def _lag_shots(g: Any):
-    key = (g.table.name, tuple(sorted((b, tuple(p)) for b, p in g.lag_layout().items())))
-    if key not in _LAG_CACHE:
-        _LAG_CACHE[key] = lag_shots(g)
-    return _LAG_CACHE[key]
 
 
 def decide(game: Any, seat: int, level: Level) -> Optional[Action]:

@@ -24,6 +24,7 @@ import math
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
+from bots.lag import lag_speed
 from physics import Shot, simulate
 from physics.events import SimResult
 from physics.table import Table
@@ -155,28 +156,21 @@ def safe_stroke(game, player: Optional[int] = None, V0: float = 1.2) -> Shot:
     return Shot(cue_ball=cue, phi_deg=_bearing(layout[cue], layout[RED]), V0=V0)
 
 
-def lag_shots(game, speeds: Iterable[float] = tuple(0.6 + 0.02 * k for k in range(100))) -> List[Shot]:
+#: cue speeds tried for the lag, m/s: 0.6..2.58 every 0.02
+LAG_SPEEDS: Tuple[float, ...] = tuple(0.6 + 0.02 * k for k in range(100))
+
+
+def lag_shots(game, speeds: Iterable[float] = LAG_SPEEDS) -> List[Shot]:
     """One lag stroke per seat (rules-carom C4): straight at the top cushion, with the speed among
     ``speeds`` whose ball (simulated alone with the red) comes back to rest nearest the bottom
-    cushion after touching the top one. Returns ``[shot of seat 0, shot of seat 1]``."""
+    cushion after touching the top one (:func:`bots.lag.lag_speed`). Returns ``[shot of seat 0,
+    shot of seat 1]``."""
     layout = game.lag_layout()
     table = game.table
     top = [c.name for c in table.cushions if c.normal[0] < -0.5][0]
+    speeds = tuple(speeds)
     out = []
     for seat in (0, 1):
-        solo = {seat: layout[seat], RED: layout[RED]}
-        best = None
-        for V0 in speeds:
-            shot = Shot(cue_ball=seat, phi_deg=0.0, V0=V0)
-            sim = simulate(table, solo, shot)
-            if not any(e.kind == "ball_cushion" and e.balls[0] == seat and e.cushion == top for e in sim.events):
-                continue
-            if any(e.kind == "ball_ball" for e in sim.events):
-                continue
-            d = sim.final[seat].r[0] - table.R
-            if best is None or d < best[0]:
-                best = (d, shot)
-        if best is None:
-            raise RuntimeError("lag: no speed reaches the top cushion and comes back")
-        out.append(best[1])
+        solo = ((seat, tuple(layout[seat])), (RED, tuple(layout[RED])))
+        out.append(Shot(cue_ball=seat, phi_deg=0.0, V0=lag_speed(table, solo, seat, speeds, top)))
     return out

@@ -48,6 +48,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 
 import protocol
+from bots.accounts import Credentials, Session, check_welcome, sign_in_async, throwaway
 from bots.engine import Player
 from bots.seat import RETRY_CODES, SeatPlay, Stream
 from protocol import inbound as I
@@ -115,6 +116,8 @@ class Stats:
     repeats: int = 0
     spectator_messages: int = 0
     results: List[Dict[str, Any]] = field(default_factory=list)
+    rated: Dict[str, List[Dict[str, Any]]] = field(default_factory=dict)  # table -> game_rated ``ratings``
+    accounts: List[str] = field(default_factory=list)  # "name: logged in" / "name: registered"
 
     def error(self, who: str, text: str) -> None:
         self.errors.append(f"{who}: {text}")
@@ -123,20 +126,24 @@ class Stats:
 class Link:
     """One WebSocket connection: ``hello`` sent on :meth:`open`, messages in and out through protocol/."""
 
-    def __init__(self, ws, name: str, url: str = ""):
-        self.ws, self.name, self.url = ws, name, url
+    def __init__(self, ws, name: str, url: str = "", session: Optional[Session] = None):
+        self.ws, self.name, self.url, self.session = ws, name, url, session
         self.welcome: Dict[str, Any] = {}
 
     @classmethod
-    async def open(cls, url: str, name: str, timeout: float = 20.0) -> "Link":
-        """Connect and greet. Raises one of :data:`OPEN_ERRORS` (refused, HTTP status other than 101, no welcome)."""
-        ws = await connect(url, compression=None, max_size=None, open_timeout=timeout, ping_interval=None)
-        link = cls(ws, name, url)
+    async def open(cls, url: str, name: str, timeout: float = 20.0, session: Optional[Session] = None) -> "Link":
+        """Connect and greet. Raises one of :data:`OPEN_ERRORS` (refused, HTTP status other than 101, no welcome,
+        or, with a logged-in ``session`` (bots/accounts.py), a welcome that is not that account's)."""
+        ws = await connect(url, compression=None, max_size=None, open_timeout=timeout, ping_interval=None,
+                           additional_headers=session.ws_headers() if session is not None else None)
+        link = cls(ws, name, url, session)
         try:
             await link.send(I.Hello(protocol=protocol.PROTOCOL_VERSION, name=name, client="billar-bots"))
             msg, _ = await link.recv(timeout)
             if msg["type"] != "welcome":
                 raise RuntimeError(f"{name}: expected welcome, got {msg}")
+            if session is not None:
+                check_welcome(msg, session)
         except BaseException:
             await ws.close()
             raise
@@ -154,7 +161,10 @@ class Link:
             pass
 
     async def recv(self, timeout: Optional[float] = None):
-        data = await asyncio.wait_for(self.ws.recv(), timeout)
+        # asyncio.timeout, not wait_for: the receive runs in this task, so cancelling the bot (its table gave
+        # up) ends it at once (wait_for's inner task could hold the cancellation until the deadline)
+        async with asyncio.timeout(timeout):
+            data = await self.ws.recv()
         return protocol.decode_server(data), data
 
     async def recv_until(self, deadline: float):
@@ -209,7 +219,8 @@ class Reconnecting:
         while await self.wait_attempt(deadline, why):
             left = deadline - asyncio.get_running_loop().time()
             try:
-                link = await Link.open(self.link.url, self.link.name, timeout=max(0.1, min(10.0, left)))
+                link = await Link.open(self.link.url, self.link.name, timeout=max(0.1, min(10.0, left)),
+                                       session=self.link.session)
             except OPEN_ERRORS as exc:
                 self.last_failure = f"{type(exc).__name__}: {exc}"
                 continue
@@ -227,15 +238,24 @@ class Reconnecting:
         self.hint_s = max(0.0, float(msg.get("retry_ms") or 0) / 1000.0)
 
 
+#: seconds a bot of a rated table waits after the game for its ``game_rated`` (the database records the game)
+RATING_WAIT_S = 30.0
+
+
 class BotPlayer(Reconnecting):
-    """A bot seated at a table over one :class:`Link`: :class:`bots.seat.SeatPlay` does the bookkeeping."""
+    """A bot seated at a table over one :class:`Link`: :class:`bots.seat.SeatPlay` does the bookkeeping.
+
+    ``rated``: after the game the bot stays at the table until ``game_rated`` (or a snapshot's
+    ``rated_result`` after a resume) tells the rating changes, at most :data:`RATING_WAIT_S`; seat 0
+    keeps them in ``stats.rated`` and counts an error when they do not come."""
 
     def __init__(self, link: Link, player: Player, stats: Stats, think_s: float = 0.0, seen: Optional[Dict] = None,
-                 retry: Retry = Retry()):
+                 retry: Retry = Retry(), rated: bool = False):
         super().__init__(link, stats, retry)
-        self.player, self.think_s = player, think_s
+        self.player, self.think_s, self.rated = player, think_s, rated
         self.play_state = SeatPlay()
         self.seen = seen if seen is not None else {}  # (table, v) -> bytes, to compare with spectators
+        self.ratings: Optional[List[Dict[str, Any]]] = None
 
     @property
     def table(self) -> Optional[str]:
@@ -263,9 +283,43 @@ class BotPlayer(Reconnecting):
             await self.on_message(msg, data)
             if self.failed:
                 return False
+        if self.rated and not await self._await_rating(deadline):
+            return False
         leave = self.play_state.leave()
         if leave is not None:
             await self.link.send_quietly(leave)
+        return True
+
+    async def _await_rating(self, deadline: float) -> bool:
+        """After a rated game: wait for its rating changes (see the class); False when they did not come."""
+        ps, loop = self.play_state, asyncio.get_running_loop()
+        until = min(deadline, loop.time() + RATING_WAIT_S)
+        game = ps.mirror_game
+        while self.ratings is None:
+            try:
+                got = await self.link.recv_until(until)
+            except ConnectionClosed as exc:
+                if not await self._resume(exc):
+                    return False
+                continue
+            if got is None:
+                if ps.seat == 0:
+                    self.stats.error(self.link.name, f"table {ps.table}: game {game} not rated within "
+                                                     f"{RATING_WAIT_S:g} s (no game_rated)")
+                return False
+            msg, data = got
+            t = msg["type"]
+            if t == "game_rated" and msg.get("table") == ps.table and msg.get("game") == game:
+                self.ratings = msg["ratings"]
+            elif t == "table_snapshot" and msg.get("table") == ps.table and msg.get("game") == game \
+                    and msg.get("rated_result"):
+                self.ratings = msg["rated_result"]
+            if t != "game_rated":
+                await self.on_message(msg, data)
+            if self.failed:
+                return False
+        if ps.seat == 0:
+            self.stats.rated[ps.table] = self.ratings
         return True
 
     async def _resume(self, exc: ConnectionClosed) -> bool:
@@ -427,48 +481,6 @@ async def spectate(link: Link, table: str, stats: Stats, seen: Dict, deadline: f
     return await Spectator(link, table, stats, seen, retry).watch(deadline)
 
 
-async def spectate(link: Link, table: str, stats: Stats, seen: Dict, deadline: float) -> None:
-    """Watch ``table`` until its game is over: version continuity, fan-out delay, bytes equal to the players'."""
-    await link.send(I.Watch(table=table))
-    stream = Stream()
-    loop = asyncio.get_running_loop()
-    pending: List[tuple] = []
-    while True:
-        left = deadline - loop.time()
-        if left <= 0:
-            stats.error(link.name, "spectated game not finished before the deadline")
-            return
-        try:
-            msg, data = await link.recv(left)
-        except asyncio.TimeoutError:
-            continue
-        except ConnectionClosed as exc:
-            stats.error(link.name, f"connection closed by the server ({exc.rcvd.code if exc.rcvd else 'no code'})")
-            return
-        t = msg["type"]
-        if t == "error":
-            stats.error(link.name, f"error {msg.get('code')}: {msg.get('message')}")
-            continue
-        if t not in STREAM or msg.get("table") != table:
-            continue
-        stats.spectator_messages += 1
-        stats.fanout_ms.append(max(0.0, (time.time() - msg["ts"]) * 1000.0))
-        gap = stream.check(msg)
-        if gap:
-            stats.gaps += 1
-            stats.error(link.name, f"stream gap: {gap}")
-        if t != "table_snapshot":
-            pending.append((msg["v"], data))
-        if msg.get("state", {}).get("over"):
-            break
-    await link.send(I.Leave(table=table))
-    await asyncio.sleep(0.05)
-    for v, data in pending:  # the players' copies are there by now (same broadcast)
-        theirs = seen.get((table, v))
-        if theirs is not None and theirs != data:
-            stats.error(link.name, f"v{v}: spectator bytes differ from the players'")
-
-
 async def _play_table(players: List[BotPlayer], spectators: List[Spectator], deadline: float) -> None:
     """Run the players and spectators of one table; when a player gives up, the others stop at once."""
     tasks = {asyncio.ensure_future(p.play(deadline)): True for p in players}
@@ -486,18 +498,22 @@ async def _play_table(players: List[BotPlayer], spectators: List[Spectator], dea
 
 
 async def run_table(url: str, index: int, discipline: str, config: Dict[str, Any], spectators: int, level: int,
-                    think_s: float, stats: Stats, deadline: float, seed: int, retry: Retry = Retry()) -> None:
-    """One table: bot A creates it (seat 0), bot B joins (seat 1), ``spectators`` watch; one whole game."""
+                    think_s: float, stats: Stats, deadline: float, seed: int, retry: Retry = Retry(),
+                    sessions: Optional[List[Session]] = None) -> None:
+    """One table: bot A creates it (seat 0), bot B joins (seat 1), ``spectators`` watch; one whole game.
+    ``sessions``: the two players' logged-in accounts (bots/accounts.py): the table is rated."""
     bots: List[Reconnecting] = []
+    sa, sb = sessions if sessions else (None, None)
+    rated = sessions is not None
     try:
-        a = await Link.open(url, f"bot{index}a")
+        a = await Link.open(url, sa.name if sa else f"bot{index}a", session=sa)
         seen: Dict = {}
-        pa = BotPlayer(a, Player(level, seed * 2 + 1), stats, think_s, seen, retry)
+        pa = BotPlayer(a, Player(level, seed * 2 + 1), stats, think_s, seen, retry, rated)
         bots.append(pa)
-        b = await Link.open(url, f"bot{index}b")
-        pb = BotPlayer(b, Player(level, seed * 2 + 2), stats, think_s, seen, retry)
+        b = await Link.open(url, sb.name if sb else f"bot{index}b", session=sb)
+        pb = BotPlayer(b, Player(level, seed * 2 + 2), stats, think_s, seen, retry, rated)
         bots.append(pb)
-        await a.send(I.CreateTable(discipline=discipline, config=config, seat=0))
+        await a.send(I.CreateTable(discipline=discipline, config=config, seat=0, rated=rated))
         while pa.table is None:  # seated, then the snapshot
             msg, data = await a.recv(max(0.1, deadline - asyncio.get_running_loop().time()))
             await pa.on_message(msg, data)
@@ -521,13 +537,51 @@ async def run_table(url: str, index: int, discipline: str, config: Dict[str, Any
                 pass
 
 
+#: sign-ins at once (each costs the server an Argon2 hash)
+SIGN_IN_CONCURRENCY = 4
+
+
+async def sign_in_all(url: str, creds: List[Optional[Credentials]], stats: Stats) -> List[Session]:
+    """Sessions for ``creds`` in order (None: a throwaway account), at most :data:`SIGN_IN_CONCURRENCY` at once.
+    The first failure stops the others from starting and is raised (``bots.accounts.AccountError``)."""
+    sem = asyncio.Semaphore(SIGN_IN_CONCURRENCY)
+    failed: List[BaseException] = []
+
+    async def one(cred: Optional[Credentials]) -> Optional[Session]:
+        async with sem:
+            if failed:
+                return None
+            try:
+                sess = await sign_in_async(url, cred or throwaway(), fresh=cred is None)
+            except BaseException as exc:
+                failed.append(exc)
+                raise
+            stats.accounts.append(f"{sess.name}: {'registered' if sess.registered else 'logged in'}")
+            return sess
+
+    got = await asyncio.gather(*(one(c) for c in creds), return_exceptions=True)
+    if failed:
+        raise failed[0]
+    return list(got)
+
+
 async def run_tables(url: str, tables: int, discipline: str, config: Dict[str, Any], spectators: int = 0, level: int = 1,
-                     think_s: float = 0.0, timeout_s: float = 600.0, seed: int = 1, retry: Retry = Retry()) -> Stats:
+                     think_s: float = 0.0, timeout_s: float = 600.0, seed: int = 1, retry: Retry = Retry(),
+                     rated: bool = False, accounts: Optional[List[Credentials]] = None) -> Stats:
     """Play ``tables`` whole games at once against the server at ``url`` (ws://HOST:PORT/ws); returns :class:`Stats`.
-    ``retry``: the budget of each dropped connection (:class:`Retry`)."""
+    ``retry``: the budget of each dropped connection (:class:`Retry`). ``rated``: the players are registered
+    accounts (``accounts``, two a table in order, else throwaway ones), signed in before any table starts (a
+    failure raises ``bots.accounts.AccountError``), and every table is rated."""
     stats = Stats()
+    sessions: List[Optional[List[Session]]] = [None] * tables
+    if rated:
+        creds: List[Optional[Credentials]] = list(accounts[:2 * tables]) if accounts else [None] * (2 * tables)
+        if len(creds) < 2 * tables:
+            raise ValueError(f"accounts: {len(creds)} given, {2 * tables} needed (two a table)")
+        got = await sign_in_all(url, creds, stats)
+        sessions = [got[2 * i:2 * i + 2] for i in range(tables)]
     deadline = asyncio.get_running_loop().time() + timeout_s
     await asyncio.gather(*(run_table(url, i, discipline, config, spectators, level, think_s, stats, deadline, seed + i,
-                                     retry)
+                                     retry, sessions[i])
                            for i in range(tables)))
     return stats

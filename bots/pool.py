@@ -36,11 +36,11 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import replace
-from functools import lru_cache
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from bots.action import Action
 from bots.aim import Aim, pots, speed_for
+from bots.lag import lag_speed as shared_lag_speed
 from bots.levels import Level, execute
 from physics import Shot, simulate
 from physics.table import Table, Vec2
@@ -445,25 +445,14 @@ def _search_break(game: Any, seat: int, level: Level) -> Tuple[float, Vec2, Shot
 
 
 # ----- the lag ---------------------------------------------------------------------------------
-@lru_cache(maxsize=16)
+#: cue speeds tried for the lag, m/s: 0.6..3.0 every 0.02
+LAG_SPEEDS: Tuple[float, ...] = tuple(0.6 + 0.02 * k for k in range(121))
+
+
 def lag_speed(table: Table, start: Vec2, ball: int) -> float:
     """Cue speed (m/s) that sends ``ball`` from ``start`` straight to the foot cushion and back to rest
-    nearest the head cushion (R3), found by simulating speeds 0.6..3.0 m/s every 0.02 m/s alone."""
-    best = None
-    for k in range(121):
-        V0 = 0.6 + 0.02 * k
-        sim = simulate(table, {ball: start}, Shot(ball, phi_deg=0.0, V0=V0))
-        if not any(e.kind == "ball_cushion" and e.balls[0] == ball for e in sim.events):
-            continue
-        fin = sim.final[ball]
-        if fin.state == "pocketed":
-            continue
-        d = fin.r[0] - table.R
-        if best is None or d < best[0]:
-            best = (d, V0)
-    if best is None:
-        raise RuntimeError("lag: no speed reaches the foot cushion and comes back")
-    return best[1]
+    nearest the head cushion (R3): :func:`bots.lag.lag_speed` of the ball alone over :data:`LAG_SPEEDS`."""
+    return shared_lag_speed(table, ((ball, tuple(start)),), ball, LAG_SPEEDS)
 
 
 def choose_lag(game: Any, seat: int, level: Level, rng: random.Random) -> Action:

@@ -297,13 +297,18 @@ def raise_fd_limit() -> int:
 
 def proc_stats(pid: int) -> Tuple[float, int]:
     """(CPU seconds, resident bytes) of process ``pid`` from /proc."""
-    with open(f"/proc/{pid}/stat") as f:
-        parts = f.read().rsplit(")", 1)[1].split()
-    tick = os.sysconf("SC_CLK_TCK")
-    cpu = (int(parts[11]) + int(parts[12])) / tick
+    cpu, _ = proc_cpu(pid)
     with open(f"/proc/{pid}/status") as f:
         rss = next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmRSS:"))
     return cpu, rss
+
+
+def proc_cpu(pid: int) -> Tuple[float, float]:
+    """(user + system CPU seconds, system CPU seconds: the kernel's share, e.g. TCP sends) of ``pid``."""
+    with open(f"/proc/{pid}/stat") as f:
+        parts = f.read().rsplit(")", 1)[1].split()
+    tick = os.sysconf("SC_CLK_TCK")
+    return (int(parts[11]) + int(parts[12])) / tick, int(parts[12]) / tick
 
 
 def stage_sums(port: int) -> Dict[str, float]:
@@ -434,6 +439,7 @@ async def run_steps(args) -> None:
             failures = sum(o["failures"] for o in opened)
             await asyncio.sleep(args.warmup)
             cpu0, _ = proc_stats(args.server_pid)
+            sys0 = proc_cpu(args.server_pid)[1]
             red0 = sum(proc_stats(p)[0] for p in args.redis_pids)
             st0 = stage_sums(args.port)
             await gens.ask({"cmd": "measure"})
@@ -456,6 +462,7 @@ async def run_steps(args) -> None:
             if spy is not None:
                 await spy.wait()
             cpu1, rss = proc_stats(args.server_pid)
+            sys1 = proc_cpu(args.server_pid)[1]
             redis_cpu = (sum(proc_stats(p)[0] for p in args.redis_pids) - red0) / wall
             st1 = stage_sums(args.port)
             latency = [x for r in reports for x in r["latency"]]
@@ -476,6 +483,7 @@ async def run_steps(args) -> None:
                 "server_cpu": (cpu1 - cpu0) / wall, "generator_cpu": sum(r["cpu_s"] for r in reports) / wall,
                 "redis_cpu": redis_cpu, "server_rss_mb": rss / 2**20, "server_kb_per_conn": rss / 1024 / max(1, 4 * tables),
                 "cpu_ms_per_stroke": 1000.0 * (cpu1 - cpu0) / strokes if strokes else 0.0,
+                "sys_ms_per_stroke": 1000.0 * (sys1 - sys0) / strokes if strokes else 0.0,
                 "stage_ms": stage_ms, "first_errors": (errors + [f for o in opened for f in o["failed"]])[:3],
                 "loadavg": open("/proc/loadavg").read().split()[0],
             }

@@ -23,12 +23,21 @@ Players pair by quick play in ``BILLAR_DISCIPLINE`` (default three_cushion) with
 target (``BILLAR_TARGET``, default 3) and play with the level-1 engine after a think time of
 ``BILLAR_THINK_S`` seconds (default 1.0, jittered +-50 %). Every loop is bounded in count and
 time; traffic goes only to the ``--host`` given (127.0.0.1 in ``make loadtest``).
+
+``--rated`` (a Locust option of this file): players are registered accounts, signed in as a
+browser is (bots/accounts.py, the code ``billar bots --rated`` uses) and pairing by rated quick
+play; ``--accounts FILE`` gives the accounts (lines ``name:password``, one a player, registered
+when absent; a player finding none left fails ``account`` and stops), else each player
+registers a throwaway account. After each game the player waits for its ``game_rated``: request
+event ``rated`` (ms from the end of the game), failure ``rated`` when it does not come within
+30 s, failure ``account`` when signing in fails (a 429 stops that player: it never retries).
 """
 
 from __future__ import annotations
 
 import os
 import random
+import threading
 import time
 
 import gevent
@@ -38,6 +47,8 @@ from locust.exception import StopUser
 from locust.user.task import LOCUST_STATE_STOPPING
 
 import protocol
+from bots.accounts import AccountError, AccountsFileError, check_welcome, read_accounts, sign_in, throwaway
+from bots.client import RATING_WAIT_S
 from bots.engine import Player
 from bots.mirror import target_config
 from bots.seat import SeatPlay, Stream
@@ -54,19 +65,66 @@ class Closed(Exception):
     pass
 
 
+@events.init_command_line_parser.add_listener
+def _options(parser) -> None:
+    parser.add_argument("--rated", action="store_true", default=False,
+                        help="billar: players are registered accounts playing rated quick play")
+    parser.add_argument("--accounts", default=None, metavar="FILE",
+                        help="billar, with --rated: accounts file, lines name:password (else throwaway accounts)")
+
+
+class _Accounts:
+    """The accounts file's credentials, handed out one a player (each process reads the file once)."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.path = None
+        self.left = []
+
+    def take(self, path: str):
+        with self.lock:
+            if self.path != path:
+                self.path, self.left = path, list(read_accounts(path))
+            return self.left.pop(0) if self.left else None
+
+
+ACCOUNTS = _Accounts()
+
+
+@events.init.add_listener
+def _check_options(environment, **_kw) -> None:
+    opts = environment.parsed_options
+    if opts is not None and opts.accounts:
+        if not opts.rated:
+            raise SystemExit("locust: --accounts only with --rated")
+        try:
+            read_accounts(opts.accounts)  # a malformed file stops the run at once, naming the line
+        except AccountsFileError as exc:
+            raise SystemExit(f"locust: {exc}") from None
+
+
 class ProtocolUser(User):
     """A WebSocket connection speaking the billar protocol, firing Locust request events."""
 
     abstract = True
     host = "ws://127.0.0.1:8765/ws"
 
+    session = None  # bots.accounts.Session of a logged-in player (PlayerUser with --rated)
+
     def on_start(self) -> None:
-        self.ws = websocket.create_connection(self.host, timeout=20, enable_multithread=False)
+        kw = {"cookie": self.session.cookie, "origin": self.session.origin} if self.session is not None else {}
+        self.ws = websocket.create_connection(self.host, timeout=20, enable_multithread=False, **kw)
         self.send(I.Hello(protocol=protocol.PROTOCOL_VERSION, name=f"{type(self).__name__[:8]}-{id(self) % 10000}",
                           client="locust"))
         msg = self.recv(20.0)
         if msg is None or msg["type"] != "welcome":
             raise Closed(f"no welcome: {msg}")
+        if self.session is not None:
+            try:
+                check_welcome(msg, self.session)
+            except RuntimeError as exc:
+                self.fail("account", exc)
+                raise StopUser() from None
 
     def on_stop(self) -> None:
         try:
@@ -114,8 +172,27 @@ class PlayerUser(ProtocolUser):
 
     def on_start(self) -> None:
         self.seat_play = None
+        opts = self.environment.parsed_options
+        self.rated = bool(opts is not None and getattr(opts, "rated", False))
+        if self.rated:
+            self.session = self.sign_in(getattr(opts, "accounts", None))
         super().on_start()
         self.engine = Player(1, random.randrange(1 << 30))
+
+    def sign_in(self, path):
+        """This player's session (an account of the file, else a throwaway one); ``StopUser`` when it fails."""
+        cred = ACCOUNTS.take(path) if path else None
+        if path and cred is None:
+            self.fail("account", AccountError(f"accounts file {path}: no account left for another player"))
+            raise StopUser()
+        t0 = time.perf_counter()
+        try:
+            sess = sign_in(self.host, cred or throwaway(), fresh=cred is None)
+        except AccountError as exc:
+            self.fail("account", exc)
+            raise StopUser() from None
+        self.measure("sign in", (time.perf_counter() - t0) * 1000.0)
+        return sess
 
     def on_stop(self) -> None:
         """Leave cleanly when the run ends: give up the seat (a game in progress is forfeited) or the queue."""
@@ -129,7 +206,7 @@ class PlayerUser(ProtocolUser):
     @task
     def play_game(self) -> None:
         config = target_config(DISCIPLINE, TARGET)
-        self.send(I.QuickPlay(discipline=DISCIPLINE, config=config))
+        self.send(I.QuickPlay(discipline=DISCIPLINE, config=config, rated=self.rated))
         seat = self.seat_play = SeatPlay()
         end = time.monotonic() + GAME_TIMEOUT_S
         while not seat.over:
@@ -164,10 +241,25 @@ class PlayerUser(ProtocolUser):
                 act = self.engine.choose(game, seat.seat)
                 gevent.sleep(THINK_S * random.uniform(0.5, 1.5))
                 self.send(seat.message_for(act, time.perf_counter()))
+        if self.rated:
+            self.await_rating(seat)
         leave = seat.leave()
         self.seat_play = None
         if leave is not None:
             self.send(leave)
+
+
+    def await_rating(self, seat: SeatPlay) -> None:
+        """After a rated game: its ``game_rated`` (event ``rated``), or the failure ``rated`` after 30 s."""
+        t0, game = time.perf_counter(), seat.mirror_game
+        end = time.monotonic() + RATING_WAIT_S
+        while time.monotonic() < end:
+            msg = self.recv(1.0)
+            if msg is not None and msg["type"] == "game_rated" and msg.get("table") == seat.table \
+                    and msg.get("game") == game:
+                self.measure("rated", (time.perf_counter() - t0) * 1000.0)
+                return
+        self.fail("rated", TimeoutError(f"game {game} of table {seat.table} not rated within {RATING_WAIT_S:g} s"))
 
 
 class SpectatorUser(ProtocolUser):

@@ -1,6 +1,7 @@
 """``make loadtest``: a server with its embedded Redis on 127.0.0.1, Locust headless for a bounded time, a summary.
 
     .venv/bin/python loadtest/run.py [--users 60] [--spawn-rate 10] [--time 60s] [--port 8799]
+                                     [--rated [--accounts FILE]]
 
 Writes Locust's CSV files (``var/loadtest/locust_stats.csv``, ...) and HTML report
 (``var/loadtest/report.html``), prints the request table (shot->broadcast, fan-out, lobby, and
@@ -8,6 +9,11 @@ every failure kind) and checks that the server is empty afterwards (every connec
 spectator gauge back to 0, no table in the lobby). Exit status 1 when Locust reports failures or
 the server is not empty, 0 otherwise. Traffic goes to 127.0.0.1 only; Locust stops itself
 after ``--time``.
+
+``--rated`` (``--accounts FILE``) is passed to the locustfile: players sign in as registered
+accounts (from the file, registered when absent, else throwaway ones) and play rated quick play
+(loadtest/locustfile.py). The server's database starts empty on every run (its data dir is
+fresh), so the file's accounts are registered anew each time.
 """
 
 from __future__ import annotations
@@ -32,7 +38,19 @@ def main() -> int:
     ap.add_argument("--spawn-rate", type=float, default=10.0)
     ap.add_argument("--time", default="60s", help="Locust run time (e.g. 60s, 2m)")
     ap.add_argument("--port", type=int, default=8799)
+    ap.add_argument("--rated", action="store_true", help="players are registered accounts playing rated games")
+    ap.add_argument("--accounts", metavar="FILE", help="with --rated: accounts file, lines name:password")
     args = ap.parse_args()
+    if args.accounts:
+        if not args.rated:
+            print("loadtest: --accounts only with --rated", file=sys.stderr)
+            return 2
+        from bots.accounts import AccountsFileError, read_accounts
+        try:
+            read_accounts(args.accounts)
+        except AccountsFileError as exc:
+            print(f"loadtest: {exc}", file=sys.stderr)
+            return 2
     os.makedirs(OUT, exist_ok=True)
     data_dir = os.path.join(OUT, "redis")
     try:
@@ -46,6 +64,10 @@ def main() -> int:
                str(args.spawn_rate), "-t", args.time, "--host", f"ws://127.0.0.1:{args.port}/ws", "--csv",
                os.path.join(OUT, "locust"), "--html", os.path.join(OUT, "report.html"), "--stop-timeout", "10",
                "--only-summary", "--exit-code-on-error", "0"]
+        if args.rated:
+            cmd.append("--rated")
+        if args.accounts:
+            cmd += ["--accounts", os.path.abspath(args.accounts)]
         rc = subprocess.run(cmd, cwd=ROOT, timeout=3600).returncode
         print(f"locust exited with {rc}")
         empty_error = None

@@ -30,14 +30,24 @@ GAUGES = ("billar_connections", "billar_tables_active", "billar_spectators", "bi
           "billar_lobby_subscribers")
 
 
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port free on ``host`` now (the kernel's pick), for a test server that must not collide with another run."""
+    with socket.socket() as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+
+
 def start_server(port: int, data_dir: str, cpus: Optional[Sequence[int]] = None, log_path: Optional[str] = None,
                  grace_s: float = 60.0, fresh: bool = True, redis_url: Optional[str] = None,
-                 key_prefix: Optional[str] = None) -> subprocess.Popen:
+                 key_prefix: Optional[str] = None, root: Optional[str] = None) -> subprocess.Popen:
     """Start ``billar serve`` on 127.0.0.1:``port``; returns the process once ``/healthz`` answers (60 s at most).
 
     ``fresh`` empties ``data_dir`` first (no table restored from an earlier run). ``redis_url``:
-    use that Redis (on this machine) instead of the embedded one, under ``key_prefix``. Raises
-    ``RuntimeError`` when the server does not come up.
+    use that Redis (on this machine) instead of the embedded one, under ``key_prefix``. ``root``:
+    run the server of another checkout (its own ``.venv``), e.g. to compare with an earlier
+    revision in one run. Every table of a load test comes from 127.0.0.1: the per-address table
+    limit is lifted (BILLAR_MAX_TABLES_PER_ADDRESS=0). Raises ``RuntimeError`` when the server does not
+    come up.
     """
     with socket.socket() as probe:  # another server on the port would answer /healthz in this one's place
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds: TIME_WAIT is no obstacle
@@ -48,7 +58,8 @@ def start_server(port: int, data_dir: str, cpus: Optional[Sequence[int]] = None,
     if fresh and os.path.isdir(data_dir):
         shutil.rmtree(data_dir)
     os.makedirs(data_dir, exist_ok=True)
-    cmd = [BILLAR, "serve", "--host", "127.0.0.1", "--port", str(port), "--data-dir", data_dir, "--grace", str(grace_s),
+    billar = BILLAR if root is None else os.path.join(root, ".venv", "bin", "billar")
+    cmd = [billar, "serve", "--host", "127.0.0.1", "--port", str(port), "--data-dir", data_dir, "--grace", str(grace_s),
            "--log-level", "WARNING"]
     if redis_url:
         cmd += ["--redis-url", redis_url, "--key-prefix", key_prefix or f"capacity-{os.getpid()}:"]
@@ -56,8 +67,11 @@ def start_server(port: int, data_dir: str, cpus: Optional[Sequence[int]] = None,
         cmd = ["taskset", "-c", ",".join(str(c) for c in cpus)] + cmd
     out = open(log_path, "w") if log_path else subprocess.DEVNULL
     env = dict(os.environ)
-    env.pop("REDIS_URL", None)  # the embedded Redis, always
-    proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT, env=env)
+    env.pop("REDIS_URL", None)  # the embedded Redis, always, and a SQLite database under the data dir
+    env.pop("DATABASE_URL", None)
+    env.pop("BILLAR_DATABASE_SCHEMA", None)
+    env["BILLAR_MAX_TABLES_PER_ADDRESS"] = "0"
+    proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=root or ROOT, env=env)
     end = time.monotonic() + 60.0
     while time.monotonic() < end:
         if proc.poll() is not None:

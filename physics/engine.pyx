@@ -44,11 +44,13 @@ from physics.han_2005 cimport han_2005
 from physics.mathavan_2010 cimport mathavan_2010
 from physics.cue_strike cimport strike, direction_deg
 from physics.follow_through cimport Tip, tip_after_strike, stroke_flags
+from physics.records cimport BallState, Event, packed_state, packed_event
 
 import math
 
-from physics.events import BallState, Event, SimResult, STROKE_FLAGS
+from physics.events import SimResult, STROKE_FLAGS
 from physics.evolve import STATE_NAMES
+from physics.table import Table, get_table
 
 cdef enum:
     MAXB = 16
@@ -74,6 +76,8 @@ EVENT_KIND_NAMES = ("strike", "ball_ball", "ball_cushion", "ball_pocket", "slide
                     "slide_to_rest", "roll_to_spin", "roll_to_rest", "spin_to_rest", "event_cap")
 CUSHION_MODELS = {"han_2005": HAN_2005, "mathavan_2010": MATHAVAN_2010}
 BALL_MODELS = {"frictional_inelastic": 0, "frictionless_elastic": 1}
+cdef dict _CUSHION_CODES = CUSHION_MODELS   # the same dicts, typed: looked up without a method call
+cdef dict _BALL_CODES = BALL_MODELS
 
 cdef double _SPACER = 1.0e-6       # m, gap set after every contact (spec 2.6)
 cdef double _CLUSTER_GAP = 2.0e-6  # m, gap up to which balls count as pressed together in a push
@@ -121,10 +125,6 @@ cdef struct Sim:
     int i_cush[MAXB]
     double t_pock[MAXB]
     int i_pock[MAXB]
-    double t_pair[MAXB * MAXB]
-    double t_press[MAXB * MAXB]   # per pair (i < j): time of its last pressed contact (jam detection)
-    double t_back[MAXB * MAXB]    # per pair: a pressed contact before this time continues a sustained press
-    double g_press[MAXB * MAXB]   # per pair: the gap (m) its last pressed contact opened
     double ax[MAXB]
     double ay[MAXB]
     double box[MAXB][4]   # bounding box (x0, x1, y0, y1) of the centre's path up to the ball's horizon, widened by R
@@ -138,6 +138,12 @@ cdef struct Sim:
     int max_events
     int log_first, log_second
     Log log
+    # the per-pair tables last: _run fills the rows of the balls in play, so a new Sim is zeroed
+    # only up to here (_simulate)
+    double t_pair[MAXB * MAXB]    # per pair (i < j): time of its next contact
+    double t_press[MAXB * MAXB]   # per pair (i < j): time of its last pressed contact (jam detection)
+    double t_back[MAXB * MAXB]    # per pair: a pressed contact before this time continues a sustained press
+    double g_press[MAXB * MAXB]   # per pair: the gap (m) its last pressed contact opened
 
 
 # ------------------------------------------------------------------------------------------
@@ -849,6 +855,7 @@ cdef class TableGeometry:
     cdef readonly tuple pocket_centres
     cdef double mouth[MAXB][16]  # per pocket mouth: four half-planes (point x, y, inward normal x, y)
     cdef int nmouth
+    cdef int default_cushion     # code of the table's default cushion model (-1: not a known model)
 
     def __cinit__(self, table):
         self.lines = NULL
@@ -909,6 +916,8 @@ cdef class TableGeometry:
         self.h = table.cushion_height
         self.cue_mass = table.cue.mass
         self.cue_end_mass = table.cue.end_mass
+        name = table.default_cushion_model
+        self.default_cushion = CUSHION_MODELS.get(name, -1) if isinstance(name, str) else -1
 
     def _mouths(self, table):
         """Each pocket's mouth as four half-planes (a point and the inward normal, x, y, nx, ny):
@@ -944,15 +953,18 @@ cdef class TableGeometry:
         free(self.pockets)
 
 
-# The log holds hundreds of small frozen dataclass instances; their generated __init__ (one
-# object.__setattr__ per field, through Python) would cost more than the simulation. They are
-# built by object.__new__ (the type's tp_new slot) and their slots are filled directly: each
-# field of a slots class is a member descriptor holding the slot's offset in the object, and a
-# new object's slots are empty (NULL), so storing a new reference there is what
-# object.__setattr__ ends up doing, without its lookups. This gives equal objects (checked below
-# at import against the ordinary constructors, which are used instead if the check ever fails).
+# The log's objects: its events and ball states are compiled types (physics/records.pyx) built
+# by their own allocator with their fields set directly, the states holding their numbers as
+# doubles (packed_state). The SimResult is a Python class with slots whose __init__ copies its
+# containers: it is built by object.__new__ (the type's tp_new slot) and its slots are filled
+# directly: each field of a slots class is a member descriptor holding the slot's offset in the
+# object, and a new object's slots are empty (NULL), so storing a new reference there is what
+# object.__setattr__ ends up doing, without its lookups. This gives an equal object (checked
+# below at import against the ordinary constructor, which is used instead if the check fails).
 from cpython.object cimport PyTypeObject, PyObject
-from cpython.ref cimport Py_INCREF
+from cpython.ref cimport Py_INCREF, Py_XDECREF
+from cpython.float cimport PyFloat_AS_DOUBLE
+from cpython.long cimport PyLong_AsLongAndOverflow
 
 cdef extern from "structmember.h":
     ctypedef struct PyMemberDef:
@@ -970,10 +982,6 @@ cdef extern from "Python.h":
     PyTypeObject PyMemberDescr_Type
 
 cdef tuple _NO_ARGS = ()
-cdef type _BALL_STATE = BallState
-cdef type _EVENT = Event
-cdef Py_ssize_t _OFF_STATE, _OFF_R, _OFF_V, _OFF_W
-cdef Py_ssize_t _OFF_T, _OFF_KIND, _OFF_BALLS, _OFF_CUSHION, _OFF_POCKET, _OFF_STATES
 
 
 cdef Py_ssize_t _slot_offset(type cls, str name) except -1:
@@ -1001,20 +1009,15 @@ cdef inline void _put(object o, Py_ssize_t offset, object value) noexcept:
 
 
 cdef object _ball_state(const BallS* b, list names):
-    cdef object o
-    if not _FAST_OBJECTS:
-        return BallState(names[b.s], (b.rx, b.ry), (b.vx, b.vy), (b.wx, b.wy, b.wz))
-    o = _new_instance(_BALL_STATE)
-    _put(o, _OFF_STATE, names[b.s])
-    _put(o, _OFF_R, (b.rx, b.ry))
+    """The log's :class:`~physics.ball_state.BallState` of ``b``: its numbers kept as doubles."""
+    cdef BallState o
     if b.s == STATIONARY or b.s == POCKETED:
         # at rest: v and w are exactly zero (classify / the pocket set them so); share the tuples
-        _put(o, _OFF_V, _ZERO2)
-        _put(o, _OFF_W, _ZERO3)
-    else:
-        _put(o, _OFF_V, (b.vx, b.vy))
-        _put(o, _OFF_W, (b.wx, b.wy, b.wz))
-    return o
+        o = packed_state(names[b.s], b.rx, b.ry, 0.0, 0.0, 0.0, 0.0, 0.0)
+        o._v = _ZERO2
+        o._w = _ZERO3
+        return o
+    return packed_state(names[b.s], b.rx, b.ry, b.vx, b.vy, b.wx, b.wy, b.wz)
 
 
 cdef tuple _ZERO2 = (0.0, 0.0)
@@ -1036,22 +1039,8 @@ cdef object _at_rest(double x, double y):
     return _ball_state(&b, _STATE_NAMES)
 
 
-cdef object _event(double t, str kind, tuple balls, object cushion, object pocket, dict states):
-    cdef object o
-    if not _FAST_OBJECTS:
-        return Event(t, kind, balls, cushion, pocket, states)
-    o = _new_instance(_EVENT)
-    _put(o, _OFF_T, t)
-    _put(o, _OFF_KIND, kind)
-    _put(o, _OFF_BALLS, balls)
-    _put(o, _OFF_CUSHION, cushion)
-    _put(o, _OFF_POCKET, pocket)
-    _put(o, _OFF_STATES, states)
-    return o
-
-
 cdef type _SIM_RESULT = SimResult
-# SimResult's slots: the six the constructor takes, then its four (empty) memo dicts
+# SimResult's slots: the six the constructor takes, then its four memos (None until used)
 cdef tuple _SIM_FIELDS = ("table", "initial", "events", "final", "capped", "flags")
 cdef tuple _SIM_MEMOS = ("_segments", "_seg_times", "_pair_memo", "_apart")
 cdef Py_ssize_t _OFF_SIM[10]
@@ -1074,24 +1063,13 @@ cdef object _sim_result(object table, dict initial, list events, dict final, bin
     _put(o, _OFF_SIM[4], True if capped else False)
     _put(o, _OFF_SIM[5], _FLAG_TUPLES[flags])
     for i in range(6, 10):
-        _put(o, _OFF_SIM[i], {})
+        _put(o, _OFF_SIM[i], None)   # the query memos, made on first use
     return o
 
 
 def _fast_objects_work():
-    global _OFF_STATE, _OFF_R, _OFF_V, _OFF_W, _OFF_T, _OFF_KIND, _OFF_BALLS, _OFF_CUSHION, _OFF_POCKET, _OFF_STATES
     cdef int i
     cdef BallS b
-    if BallState.__new__ is not object.__new__ or Event.__new__ is not object.__new__:
-        return False
-    _OFF_STATE, _OFF_R, _OFF_V, _OFF_W = [_slot_offset(BallState, n) for n in ("state", "r", "v", "w")]
-    _OFF_T, _OFF_KIND, _OFF_BALLS, _OFF_CUSHION, _OFF_POCKET, _OFF_STATES = [
-        _slot_offset(Event, n) for n in ("t", "kind", "balls", "cushion", "pocket", "states")]
-    if 0 in (_OFF_STATE, _OFF_R, _OFF_V, _OFF_W, _OFF_T, _OFF_KIND, _OFF_BALLS, _OFF_CUSHION, _OFF_POCKET, _OFF_STATES):
-        return False
-    if set(BallState.__slots__) != {"state", "r", "v", "w"} or \
-            set(Event.__slots__) != {"t", "kind", "balls", "cushion", "pocket", "states"}:
-        return False
     if SimResult.__new__ is not object.__new__ or set(SimResult.__slots__) != set(_SIM_FIELDS + _SIM_MEMOS):
         return False
     for i, name in enumerate(_SIM_FIELDS + _SIM_MEMOS):
@@ -1100,12 +1078,7 @@ def _fast_objects_work():
             return False
     b.rx, b.ry, b.vx, b.vy, b.wx, b.wy, b.wz, b.s = 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, SLIDING
     st = _ball_state(&b, list(STATE_NAMES))
-    ev = _event(0.5, "strike", (0,), None, None, {0: st})
-    ok = (st == BallState("sliding", (1.0, 2.0), (3.0, 4.0), (5.0, 6.0, 7.0))
-          and ev == Event(0.5, "strike", (0,), None, None, {0: st})
-          and hash(st) == hash(BallState("sliding", (1.0, 2.0), (3.0, 4.0), (5.0, 6.0, 7.0))))
-    if not ok:
-        return False
+    ev = Event(0.5, "strike", (0,), None, None, {0: st})
     # a SimResult built the fast way answers as the constructor's does
     from physics.table import get_table
     table = get_table("carom")
@@ -1220,14 +1193,19 @@ cdef str _layout_problem(TableGeometry g, list ids, const double* px, const doub
     return None
 
 
-def on_playing_surface(TableGeometry g, double x, double y, double tol):
-    """True if a ball at rest with centre (x, y) (m) is on the playing surface (see _surface_problem)."""
-    return _surface_problem(g, x, y, tol) == 0
+def on_playing_surface(object table, double x, double y):
+    """True if a ball at rest with centre (x, y) (m) is on the playing surface of ``table`` (see
+    _surface_problem; the API's overlap tolerance)."""
+    return _surface_problem(geometry(table), x, y, _TOL) == 0
 
 
 cdef double _number(str field, object x, str what) except? -1.0:
     """``x`` as a finite double, or ValueError naming ``field``."""
     cdef double v
+    if type(x) is float:
+        v = PyFloat_AS_DOUBLE(x)
+        if isfinite(v):
+            return v
     try:
         v = x
     except (TypeError, ValueError, OverflowError):
@@ -1247,11 +1225,28 @@ cdef double _coordinate(object x, object bid, str axis) except? -1.0:
     return _number("balls", x, f" (ball {bid} {axis})")
 
 
+cdef int _position(object bid, object pos, double* x, double* y) except -1:
+    """Ball ``bid``'s position ``pos`` (x, y) as two finite doubles, or ValueError naming ``balls``."""
+    try:
+        px, py = pos
+    except (TypeError, ValueError):
+        raise ValueError(f"balls: ball {bid} needs a position (x, y), got {pos!r}") from None
+    x[0] = _coordinate(px, bid, "x")
+    y[0] = _coordinate(py, bid, "y")
+    return 0
+
+
 cdef int _ball_id(str field, object x) except -1:
-    if type(x) is not int or not (0 <= x <= MAX_BALL_ID):
-        if isinstance(x, bool) or not isinstance(x, int) or not (0 <= x <= MAX_BALL_ID):
-            raise ValueError(f"{field}: ball ids are integers 0..{MAX_BALL_ID}, got {x!r}")
-    return x
+    """A ball id (an int, not a bool, in 0..MAX_BALL_ID) as a C int, or ValueError naming ``field``."""
+    cdef int overflow = 0
+    cdef long v
+    if type(x) is int:
+        v = PyLong_AsLongAndOverflow(x, &overflow)
+        if not overflow and 0 <= v <= MAX_BALL_ID:
+            return <int> v
+    elif not isinstance(x, bool) and isinstance(x, int) and 0 <= x <= MAX_BALL_ID:
+        return x
+    raise ValueError(f"{field}: ball ids are integers 0..{MAX_BALL_ID}, got {x!r}")
 
 
 cdef struct Strike:
@@ -1273,32 +1268,57 @@ cdef int _validate(TableGeometry g, object balls, object shots, type shot_type, 
     cdef double V0, phi, a, b, theta
     cdef int index[MAXB]       # ball id (0..MAX_BALL_ID = MAXB - 1) -> index
     cdef bint seen[MAXB]
-    try:
-        keys = list(balls)
-    except TypeError:
-        raise ValueError("balls: must be a non-empty mapping of ball id -> (x, y)") from None
-    n = len(keys)
-    if n == 0 or not hasattr(balls, "__getitem__"):
-        raise ValueError("balls: must be a non-empty mapping of ball id -> (x, y)")
-    for key in keys:
-        _ball_id("balls", key)
-    if n > MAXB:
-        raise ValueError(f"balls: at most {MAXB} balls, got {n}")
-    keys.sort()
+    cdef PyObject* key_of[MAXB]   # a dict layout's keys and positions by ball id (references held)
+    cdef PyObject* pos_of[MAXB]
     for i in range(MAXB):
         index[i] = -1
         seen[i] = False
-    for i in range(n):
-        bid = keys[i]
-        ids.append(bid)
-        index[<int> bid] = i
-        pos = balls[bid]
+    if type(balls) is dict:
+        # a dict (the usual layout): its items in one pass, the ids put in ascending order by
+        # their value (each id at most once), no list and no sort; the same checks in the same order
+        n = len(<dict> balls)
+        if n == 0:
+            raise ValueError("balls: must be a non-empty mapping of ball id -> (x, y)")
+        for i in range(MAXB):
+            key_of[i] = NULL
+            pos_of[i] = NULL
         try:
-            x, y = pos
-        except (TypeError, ValueError):
-            raise ValueError(f"balls: ball {bid} needs a position (x, y), got {pos!r}") from None
-        px[i] = _coordinate(x, bid, "x")
-        py[i] = _coordinate(y, bid, "y")
+            for key, pos in (<dict> balls).items():
+                k = _ball_id("balls", key)
+                Py_INCREF(key)
+                Py_INCREF(pos)
+                key_of[k] = <PyObject*> key
+                pos_of[k] = <PyObject*> pos
+            i = 0
+            for k in range(MAXB):
+                if key_of[k] == NULL:
+                    continue
+                _position(<object> key_of[k], <object> pos_of[k], &px[i], &py[i])
+                ids.append(<object> key_of[k])
+                index[k] = i
+                i += 1
+        finally:
+            for k in range(MAXB):
+                Py_XDECREF(key_of[k])
+                Py_XDECREF(pos_of[k])
+    else:
+        try:
+            keys = list(balls)
+        except TypeError:
+            raise ValueError("balls: must be a non-empty mapping of ball id -> (x, y)") from None
+        n = len(keys)
+        if n == 0 or not hasattr(balls, "__getitem__"):
+            raise ValueError("balls: must be a non-empty mapping of ball id -> (x, y)")
+        for key in keys:
+            _ball_id("balls", key)
+        if n > MAXB:
+            raise ValueError(f"balls: at most {MAXB} balls, got {n}")
+        keys.sort()
+        for i in range(n):
+            bid = keys[i]
+            ids.append(bid)
+            index[<int> bid] = i
+            _position(bid, balls[bid], &px[i], &py[i])
     problem = _layout_problem(g, ids, px, py, n, tol)
     if problem is not None:
         raise ValueError(f"balls: {problem}")
@@ -1334,36 +1354,114 @@ cdef int _validate(TableGeometry g, object balls, object shots, type shot_type, 
     return ns
 
 
-def prepare(TableGeometry g, object balls, list shots, type shot_type, double tol,
-            double v0_max, double miscue, double theta_max):
-    """Check a layout and its strokes; return ``(ids, xs, ys, strikes)`` for :func:`run`.
+# ------------------------------------------------------------------------------------------
+# the entry points of physics.simulate
 
-    ``balls``: mapping ball id -> (x, y) m; ``shots``: a list of ``shot_type`` instances
-    (physics.simulate.Shot). ``strikes`` are tuples (ball index, V0 m/s, phi deg, theta rad,
-    a, b). Raises ValueError as :func:`simulate`.
-    """
+# the stroke type and the input limits of the API, set once by physics.simulate (configure)
+cdef type _SHOT_TYPE = None
+cdef double _TOL = 0.0, _V0_MAX = 0.0, _MISCUE = 0.0, _THETA_MAX = 0.0
+cdef long _MAX_EVENTS_LIMIT = 0
+cdef dict _GEOMETRY = {}          # id(table) -> TableGeometry (the table object kept in it)
+cdef TableGeometry _LAST_GEOMETRY = None   # the geometry of the last geometry() call's Table
+cdef type _TABLE = Table
+
+
+def configure(type shot_type, double tol, double v0_max, double miscue, double theta_max, long max_events_limit):
+    """The API's stroke type (physics.simulate.Shot) and its limits: overlap tolerance (m), V0
+    ceiling (m/s), miscue limit (fraction of R), steepest elevation (deg), most events. Called by
+    physics.simulate at import."""
+    global _SHOT_TYPE, _TOL, _V0_MAX, _MISCUE, _THETA_MAX, _MAX_EVENTS_LIMIT
+    _SHOT_TYPE = shot_type
+    _TOL = tol
+    _V0_MAX = v0_max
+    _MISCUE = miscue
+    _THETA_MAX = theta_max
+    _MAX_EVENTS_LIMIT = max_events_limit
+
+
+cpdef TableGeometry geometry(object table):
+    """The :class:`TableGeometry` of ``table`` (a :class:`~physics.table.Table` or a preset name;
+    ValueError naming ``table`` for an unknown one), built once per table object."""
+    global _LAST_GEOMETRY
+    cdef TableGeometry last = _LAST_GEOMETRY   # one object read once: no torn pair across threads
+    if last is not None and last.table is table:   # the table of the last call
+        return last
+    if not isinstance(table, _TABLE):
+        table = get_table(table)
+    g = _GEOMETRY.get(id(table))
+    if g is None or (<TableGeometry> g).table is not table:
+        if len(_GEOMETRY) > 64:
+            _GEOMETRY.clear()
+        g = TableGeometry(table)
+        _GEOMETRY[id(table)] = g
+    if (<TableGeometry> g).table is table:
+        _LAST_GEOMETRY = <TableGeometry> g
+    return <TableGeometry> g
+
+
+cdef int _model_codes(TableGeometry g, object cushion_model, object ball_model, object max_events,
+                      int* cm, int* bm) except -1:
+    """The engine's codes of the cushion and ball models (``cushion_model`` None: the table's
+    default); ValueError naming ``cushion_model``, ``ball_model`` or ``max_events``."""
+    cdef object code
+    if cushion_model is None:
+        if g.default_cushion >= 0:
+            code = g.default_cushion
+        else:
+            cushion_model = g.table.default_cushion_model
+            code = None
+    else:
+        code = _CUSHION_CODES.get(cushion_model) if isinstance(cushion_model, str) else None
+    if code is None:
+        raise ValueError(f"cushion_model: unknown model {cushion_model!r}; expected one of {list(CUSHION_MODELS)}")
+    cm[0] = code
+    code = _BALL_CODES.get(ball_model) if isinstance(ball_model, str) else None
+    if code is None:
+        raise ValueError(f"ball_model: unknown model {ball_model!r}; expected one of {list(BALL_MODELS)}")
+    bm[0] = code
+    if type(max_events) is not int or not (1 <= max_events <= _MAX_EVENTS_LIMIT):
+        raise ValueError(f"max_events: must be an int in [1, {_MAX_EVENTS_LIMIT}], got {max_events!r}")
+    return 0
+
+
+cdef inline int _check_shot(object shot) except -1:
+    if not isinstance(shot, _SHOT_TYPE) and not (isinstance(shot, (list, tuple)) and shot):
+        raise ValueError(f"shot: must be a Shot or a non-empty sequence of Shots, got {shot!r}")
+    return 0
+
+
+def simulate(object table, object balls, object shot, object cushion_model, object ball_model, object max_events):
+    """physics.simulate.simulate (its docstring says what each argument is and what it raises):
+    the arguments checked in that order (table, models, max_events, shot, then the layout and the
+    strokes), then the shot simulated, in one compiled call."""
     cdef double px[MAXB]
     cdef double py[MAXB]
     cdef Strike strikes[MAXB]
     cdef list ids = []
-    cdef int ns, i
-    ns = _validate(g, balls, shots, shot_type, tol, v0_max, miscue, theta_max, ids, px, py, strikes)
-    return (ids, [px[i] for i in range(len(ids))], [py[i] for i in range(len(ids))],
-            [(strikes[i].ball, strikes[i].V0, strikes[i].phi, strikes[i].theta, strikes[i].a, strikes[i].b) for i in range(ns)])
+    cdef int ns, cm, bm
+    cdef TableGeometry g = geometry(table)
+    _model_codes(g, cushion_model, ball_model, max_events, &cm, &bm)
+    _check_shot(shot)
+    ns = _validate(g, balls, shot, _SHOT_TYPE, _TOL, _V0_MAX, _MISCUE, _THETA_MAX, ids, px, py, strikes)
+    return _simulate(g, ids, px, py, strikes, ns, bm, cm, max_events, False, MATHAVAN_STEPS, PUSH_SPEED, True)
 
 
-def simulate(TableGeometry g, object balls, object shots, type shot_type, double tol, double v0_max,
-             double miscue, double theta_max, int ball_model, int cushion_model, int max_events):
-    """:func:`prepare` and :func:`run` in one call (physics.simulate.simulate): validate the layout
-    and the stroke(s) ``shots`` (a ``shot_type`` or a list of them) and simulate."""
+def prepare(object table, object balls, object shot, object cushion_model, object ball_model, object max_events):
+    """The checks of :func:`simulate`; returns the positional arguments of :func:`run`:
+    ``(geometry, ids, xs, ys, strikes, ball_model, cushion_model, max_events)`` with ``strikes``
+    tuples (ball index, V0 m/s, phi deg, theta rad, a, b)."""
     cdef double px[MAXB]
     cdef double py[MAXB]
     cdef Strike strikes[MAXB]
     cdef list ids = []
-    cdef int ns
-    ns = _validate(g, balls, shots, shot_type, tol, v0_max, miscue, theta_max, ids, px, py, strikes)
-    return _simulate(g, ids, px, py, strikes, ns, ball_model, cushion_model, max_events, False, MATHAVAN_STEPS,
-                     PUSH_SPEED, True)
+    cdef int ns, i, cm, bm
+    cdef TableGeometry g = geometry(table)
+    _model_codes(g, cushion_model, ball_model, max_events, &cm, &bm)
+    _check_shot(shot)
+    ns = _validate(g, balls, shot, _SHOT_TYPE, _TOL, _V0_MAX, _MISCUE, _THETA_MAX, ids, px, py, strikes)
+    return (g, ids, [px[i] for i in range(len(ids))], [py[i] for i in range(len(ids))],
+            [(strikes[i].ball, strikes[i].V0, strikes[i].phi, strikes[i].theta, strikes[i].a, strikes[i].b) for i in range(ns)],
+            bm, cm, max_events)
 
 
 def run(TableGeometry g, list ids, list xs, list ys, list shots, int ball_model, int cushion_model,
@@ -1394,7 +1492,7 @@ def run(TableGeometry g, list ids, list xs, list ys, list shots, int ball_model,
 cdef object _simulate(TableGeometry g, list ids, const double* px, const double* py, const Strike* strikes, int ns,
                       int ball_model, int cushion_model, int max_events, bint snapshots, int mathavan_steps,
                       double push_speed, bint build):
-    cdef Sim sim                 # on the stack (4.6 kB): no allocation per shot
+    cdef Sim sim                 # on the stack (11 kB): no allocation per shot
     cdef Sim* s = &sim
     cdef EvRec ev_local[LOG_LOCAL]
     cdef StRec st_local[LOG_LOCAL]
@@ -1404,11 +1502,12 @@ cdef object _simulate(TableGeometry g, list ids, const double* px, const double*
     cdef list names, last, events
     cdef tuple kinds, cushion_names, pocket_names
     cdef dict states
+    cdef Event event
     cdef EvRec* ev
     cdef StRec* st
     cdef const Strike* sk
     try:
-        memset(s, 0, sizeof(Sim))
+        memset(s, 0, <size_t> (<char*> s.t_pair - <char*> s))   # the pair tables are set by _run
         s.nb = nb
         s.cl = g.cl
         s.e_b = g.e_b
@@ -1467,25 +1566,46 @@ cdef object _simulate(TableGeometry g, list ids, const double* px, const double*
         for i in range(nb):
             last[i] = _at_rest(px[i], py[i])
         initial = {ids[i]: last[i] for i in range(nb)}
-        events = []
+        events = [None] * s.log.nev
         for e in range(s.log.nev):
             ev = &s.log.ev[e]
-            states = {}
-            for k in range(ev.s0, ev.s0 + ev.ns):
-                st = &s.log.st[k]
-                obj = _ball_state(&st.st, names)
-                states[ids[st.ball]] = obj
-                last[st.ball] = obj
             if ev.kind == EV_CAP:
-                balls = tuple(states)
+                balls = None
             elif ev.b2 >= 0:
                 balls = (<list> _TWO[<int> ids[ev.b1]])[<int> ids[ev.b2]]
             else:
                 balls = _ONE[<int> ids[ev.b1]]
-            events.append(_event(ev.t, kinds[ev.kind], balls,
+            event = packed_event(ev.t, kinds[ev.kind], balls,
                                  cushion_names[ev.obj] if ev.kind == EV_BALL_CUSHION else None,
-                                 pocket_names[ev.obj] if ev.kind == EV_BALL_POCKET else None,
-                                 states))
+                                 pocket_names[ev.obj] if ev.kind == EV_BALL_POCKET else None)
+            if ev.ns <= 2 and ev.kind != EV_CAP:
+                # one or two balls changed (nearly every event): their ids and states, the dict
+                # made when first read
+                event._n = ev.ns
+                for k in range(ev.s0, ev.s0 + ev.ns):
+                    st = &s.log.st[k]
+                    obj = _ball_state(&st.st, names)
+                    last[st.ball] = obj
+                    if k == ev.s0:
+                        event._k0 = ids[st.ball]
+                        event._s0 = obj
+                    else:
+                        event._k1 = ids[st.ball]
+                        event._s1 = obj
+                if ev.ns == 0:
+                    event._n = 0
+                    event._states = {}
+            else:
+                states = {}
+                for k in range(ev.s0, ev.s0 + ev.ns):
+                    st = &s.log.st[k]
+                    obj = _ball_state(&st.st, names)
+                    states[ids[st.ball]] = obj
+                    last[st.ball] = obj
+                event._states = states
+                if ev.kind == EV_CAP:
+                    event.balls = tuple(states)
+            events[e] = event
         final = {ids[i]: last[i] for i in range(nb)}
         result = _sim_result(g.table, initial, events, final, rc == 1, flags)
         if not snapshots:

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import bisect
 import math
-from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from physics import evolve as _ev
 from physics import roots as _roots
+from physics.records import BallState, Event  # compiled (physics/records.pyx); part of this module's API
 from physics.table import Table, Vec2
 
 STATE_NAMES: Tuple[str, ...] = tuple(_ev.STATE_NAMES)
@@ -33,65 +33,6 @@ COLLISION_KINDS = frozenset({"ball_ball", "ball_cushion", "ball_pocket"})
 EVENT_KINDS = frozenset({"strike", "event_cap", "off_table"}) | TRANSITION_KINDS | COLLISION_KINDS
 #: stroke flags the cue stick's follow-through gives (physics/follow_through.pyx), in this order
 STROKE_FLAGS: Tuple[str, ...] = ("double_hit", "push")
-
-
-@dataclass(frozen=True, slots=True)
-class BallState:
-    """Motion state of one ball: ``state`` name, ``r`` (x, y) m, ``v`` (vx, vy) m/s, ``w`` (wx, wy, wz) rad/s."""
-
-    state: str
-    r: Vec2
-    v: Vec2 = (0.0, 0.0)
-    w: Tuple[float, float, float] = (0.0, 0.0, 0.0)
-
-    def to_json(self) -> dict:
-        return {"state": self.state, "r": list(self.r), "v": list(self.v), "w": list(self.w)}
-
-    @classmethod
-    def from_json(cls, d: Mapping) -> "BallState":
-        return cls(str(d["state"]), tuple(d["r"]), tuple(d.get("v", (0.0, 0.0))), tuple(d.get("w", (0.0, 0.0, 0.0))))
-
-    @classmethod
-    def at_rest(cls, r: Vec2) -> "BallState":
-        return cls("stationary", (float(r[0]), float(r[1])))
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One event of the log (see the module docstring for ``kind``).
-
-    ``balls``: ids involved (ball_ball: the two balls, lower id first is not implied: the
-    first is the one listed by the engine as the mover); ``cushion``/``pocket``: names from the
-    table preset or ``None``; ``states``: post-event :class:`BallState` per changed ball id.
-    """
-
-    t: float
-    kind: str
-    balls: Tuple[int, ...]
-    cushion: Optional[str] = None
-    pocket: Optional[str] = None
-    states: Mapping[int, BallState] = field(default_factory=dict)
-
-    def to_json(self) -> dict:
-        return {
-            "t": self.t,
-            "kind": self.kind,
-            "balls": list(self.balls),
-            "cushion": self.cushion,
-            "pocket": self.pocket,
-            "states": {str(k): s.to_json() for k, s in self.states.items()},
-        }
-
-    @classmethod
-    def from_json(cls, d: Mapping) -> "Event":
-        return cls(
-            float(d["t"]),
-            str(d["kind"]),
-            tuple(int(b) for b in d.get("balls", ())),
-            d.get("cushion"),
-            d.get("pocket"),
-            {int(k): BallState.from_json(v) for k, v in (d.get("states") or {}).items()},
-        )
 
 
 _FIXED = frozenset({"stationary", "spinning", "pocketed"})  # motion states whose centre does not move
@@ -129,10 +70,11 @@ class SimResult:
         self.events = list(events)
         self.capped = capped
         self.flags = tuple(flags)
-        self._segments: Dict[int, List[Tuple[float, BallState]]] = {}
-        self._seg_times: Dict[int, List[float]] = {}
-        self._pair_memo: Dict[Tuple[int, int, int], Dict[Tuple[float, float], float]] = {}
-        self._apart: Dict[Tuple[int, int, float], Tuple[float, float, bool]] = {}
+        # memos of the queries, made on first use (most logs are only read through)
+        self._segments: Optional[Dict[int, List[Tuple[float, BallState]]]] = None
+        self._seg_times: Optional[Dict[int, List[float]]] = None
+        self._pair_memo: Optional[Dict[Tuple[int, int, int], Dict[Tuple[float, float], float]]] = None
+        self._apart: Optional[Dict[Tuple[int, int, float], Tuple[float, float, bool]]] = None
         if final is None:
             final = self.state_at(math.inf)
         self.final = dict(final)
@@ -140,6 +82,8 @@ class SimResult:
     # ----- trajectories --------------------------------------------------------------------
     def _segs(self, ball: int) -> List[Tuple[float, BallState]]:
         """(t_start, state) for every change of ``ball``, the initial layout first."""
+        if self._segments is None:
+            self._segments = {}
         segs = self._segments.get(ball)
         if segs is None:
             if ball not in self.initial:
@@ -162,6 +106,8 @@ class SimResult:
     def ball_state_at(self, ball: int, t: float) -> BallState:
         """State of ``ball`` at time ``t`` (s); after its last event it evolves to rest."""
         segs = self._segs(ball)
+        if self._seg_times is None:
+            self._seg_times = {}
         times = self._seg_times.get(ball)
         if times is None or len(times) != len(segs):
             times = self._seg_times[ball] = [ts for ts, _ in segs]
@@ -243,6 +189,8 @@ class SimResult:
         best = 0.0
         # the maximum over each piece [lo, hi] is kept: the referee asks again for the same pair at
         # each of its contacts, over [0, t] with t growing, and the pieces before are the same
+        if self._pair_memo is None:
+            self._pair_memo = {}
         memo = self._pair_memo.setdefault((a, b, samples), {})
         for i in range(len(ts_sorted) - 1):
             lo, hi = ts_sorted[i], ts_sorted[i + 1]
@@ -294,6 +242,8 @@ class SimResult:
         if not math.isfinite(t1):
             raise ValueError("t1: must be finite")
         key = (a, b, distance)
+        if self._apart is None:
+            self._apart = {}
         done = self._apart.get(key)
         if done is not None and done[0] <= t0:
             if done[2]:

@@ -1,19 +1,19 @@
 """The shot simulator's Python API: :class:`Shot` and :func:`simulate`.
 
-``simulate`` validates its input, then hands the shot to the compiled event loop
-(:mod:`physics.engine`), which runs without the GIL and returns the event log as a
-:class:`~physics.events.SimResult`.
+``simulate`` hands its arguments to the compiled engine (:mod:`physics.engine`) in one call:
+it validates them, runs the event loop without the GIL and returns the event log as a
+:class:`~physics.events.SimResult`. The limits of the input are constants of this module,
+given to the engine once at import.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from typing import Dict, Mapping, Optional, Sequence, Tuple, Union
+from typing import Mapping, Optional, Sequence, Tuple, Union
 
 from physics import engine as _engine
 from physics.events import SimResult
-from physics.table import Table, get_table
+from physics.table import Table
 
 V0_MAX = 10.0  # m/s, hardest stroke accepted (FastFiz's limit; a hard break is 8-10 m/s)
 THETA_MAX_DEG = 70.0  # deg, steepest cue elevation accepted (FastFiz's limit)
@@ -43,17 +43,8 @@ class Shot:
     theta_deg: float = 0.0
 
 
-_GEOMETRY: Dict[int, "_engine.TableGeometry"] = {}
-
-
-def _geometry(table: Table) -> "_engine.TableGeometry":
-    g = _GEOMETRY.get(id(table))
-    if g is None or g.table is not table:
-        if len(_GEOMETRY) > 64:
-            _GEOMETRY.clear()
-        g = _engine.TableGeometry(table)
-        _GEOMETRY[id(table)] = g
-    return g
+_engine.configure(Shot, OVERLAP_TOL, V0_MAX, MISCUE_LIMIT, THETA_MAX_DEG, MAX_EVENTS_LIMIT)
+_simulate = _engine.simulate
 
 
 def simulate(
@@ -91,13 +82,7 @@ def simulate(
     [1, 1_000_000]).
     Sources and models: physics/README.md.
     """
-    if not isinstance(table, Table):
-        table = get_table(table)
-    bm, cm = _model_codes(table, cushion_model, ball_model, max_events)
-    if not isinstance(shot, Shot) and not (isinstance(shot, (list, tuple)) and shot):
-        raise ValueError(f"shot: must be a Shot or a non-empty sequence of Shots, got {shot!r}")
-    return _engine.simulate(_geometry(table), balls, shot, Shot, OVERLAP_TOL, V0_MAX, MISCUE_LIMIT, THETA_MAX_DEG,
-                            bm, cm, max_events)
+    return _simulate(table, balls, shot, cushion_model, ball_model, max_events)
 
 
 def on_playing_surface(table: Union[Table, str], r: Tuple[float, float]) -> bool:
@@ -111,48 +96,13 @@ def on_playing_surface(table: Union[Table, str], r: Tuple[float, float]) -> bool
     in is a valid start for the next (tested: tests/physics property tests, balls driven into
     every jaw). (Ball-in-hand placement rules are stricter: see ``Table.on_bed``.)
     """
-    if not isinstance(table, Table):
-        table = get_table(table)
-    return bool(_engine.on_playing_surface(_geometry(table), float(r[0]), float(r[1]), OVERLAP_TOL))
+    return _engine.on_playing_surface(table, float(r[0]), float(r[1]))
 
 
-def simulate_with_snapshots(table, balls, shot, **kw):
+def simulate_with_snapshots(table, balls, shot, *, cushion_model=None, ball_model="frictional_inelastic", max_events=5000):
     """:func:`simulate`, plus the core's own state of every ball right after each event.
 
     Returns ``(result, snapshots)`` where ``snapshots[k]`` maps ball id -> BallState after
     ``result.events[k]`` (for tests of the log's replay; slower than :func:`simulate`).
     """
-    args = _prepare(table, balls, shot, kw.get("cushion_model"), kw.get("ball_model", "frictional_inelastic"), kw.get("max_events", 5000))
-    return _engine.run(*args, snapshots=True)
-
-
-def _model_codes(table, cushion_model, ball_model, max_events):
-    """The engine's codes of the ball and cushion models; ValueError for an unknown model name or
-    a bad ``max_events``."""
-    if cushion_model is None:
-        cushion_model = table.default_cushion_model
-    cm = _engine.CUSHION_MODELS.get(cushion_model) if isinstance(cushion_model, str) else None
-    if cm is None:
-        raise ValueError(f"cushion_model: unknown model {cushion_model!r}; expected one of {list(CUSHION_MODELS)}")
-    bm = _engine.BALL_MODELS.get(ball_model) if isinstance(ball_model, str) else None
-    if bm is None:
-        raise ValueError(f"ball_model: unknown model {ball_model!r}; expected one of {list(BALL_MODELS)}")
-    if type(max_events) is not int or not (1 <= max_events <= MAX_EVENTS_LIMIT):
-        raise ValueError(f"max_events: must be an int in [1, {MAX_EVENTS_LIMIT}], got {max_events!r}")
-    return bm, cm
-
-
-def _prepare(table, balls, shot, cushion_model, ball_model, max_events):
-    """Validate the arguments of :func:`simulate`; return the positional arguments of ``engine.run``."""
-    if not isinstance(table, Table):
-        table = get_table(table)
-    bm, cm = _model_codes(table, cushion_model, ball_model, max_events)
-    if isinstance(shot, Shot):
-        shots = [shot]
-    elif isinstance(shot, (list, tuple)) and shot:
-        shots = list(shot)
-    else:
-        raise ValueError(f"shot: must be a Shot or a non-empty sequence of Shots, got {shot!r}")
-    geometry = _geometry(table)
-    ids, xs, ys, strikes = _engine.prepare(geometry, balls, shots, Shot, OVERLAP_TOL, V0_MAX, MISCUE_LIMIT, THETA_MAX_DEG)
-    return (geometry, ids, xs, ys, strikes, bm, cm, max_events)
+    return _engine.run(*_engine.prepare(table, balls, shot, cushion_model, ball_model, max_events), snapshots=True)

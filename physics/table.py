@@ -282,12 +282,14 @@ class Table:
 # builders
 
 
-def _unit(x: float, y: float) -> Vec2:
+def unit_vector(x: float, y: float) -> Vec2:
+    """(x, y) scaled to length 1 (a zero vector raises ``ZeroDivisionError``)."""
     n = math.hypot(x, y)
     return (x / n, y / n)
 
 
-def _rotate(v: Vec2, ang: float) -> Vec2:
+def rotate(v: Vec2, ang: float) -> Vec2:
+    """``v`` turned counter-clockwise by ``ang`` rad."""
     c, s = math.cos(ang), math.sin(ang)
     return (c * v[0] - s * v[1], s * v[0] + c * v[1])
 
@@ -336,9 +338,9 @@ class _PocketTableBuilder:
         alpha = math.radians(cut_deg)
         # facing direction: rotate `along` by alpha away from the table side
         sign = 1.0 if (along[0] * inward[1] - along[1] * inward[0]) < 0 else -1.0
-        facing = _rotate(along, sign * alpha)
+        facing = rotate(along, sign * alpha)
         # wedge bisector between `along` and `facing` (through the cushion material)
-        bis = _unit(along[0] + facing[0], along[1] + facing[1])
+        bis = unit_vector(along[0] + facing[0], along[1] + facing[1])
         half = alpha / 2.0
         dc = jaw_r / math.sin(half)
         dt = jaw_r / math.tan(half)
@@ -381,7 +383,7 @@ def _pool_table(name: str, L: float, W: float) -> Table:
     jaw_count: Dict[str, int] = {}
     noses = []
     for rname, p1, p2, inward, pk1, pk2, cut1, cut2 in rails:
-        d = _unit(p2[0] - p1[0], p2[1] - p1[1])
+        d = unit_vector(p2[0] - p1[0], p2[1] - p1[1])
         k1 = jaw_count.get(pk1, 0)
         jaw_count[pk1] = k1 + 1
         r1 = corner_jaw_r if pk1[0] in "HF" else side_jaw_r
@@ -406,7 +408,7 @@ def _pool_table(name: str, L: float, W: float) -> Table:
             ox = -1.0 if cx == 0.0 else 1.0
             oy = -1.0 if cy == 0.0 else 1.0
             mid = (cx - ox * dc / 2.0, cy - oy * dc / 2.0)
-            out = _unit(ox, oy)
+            out = unit_vector(ox, oy)
             centre = (mid[0] + out[0] * corner_depth, mid[1] + out[1] * corner_depth)
             pockets.append(Pocket(pid, pname, centre, corner_r, (cx, cy)))
         else:

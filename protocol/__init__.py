@@ -6,7 +6,8 @@ by the server, the bots, the load tests and any other client. Imports only stdli
 - :mod:`protocol.inbound`: the closed set of client -> server messages and :func:`parse`
 - :mod:`protocol.outbound`: the closed set of server -> client messages (builders)
 - :mod:`protocol.codec`: :func:`decode_client`, :func:`encode`, :func:`encode_client`, :func:`decode_server`
-- :mod:`protocol.eventlog`: the compact float64 event-log arrays
+- :mod:`protocol.eventlog`: the event log of a stroke (formats 1 and 2), exact to the bit
+- :mod:`protocol.motion`: the reference motion format 2 recomputes instead of sending
 - :mod:`protocol.fields`: the field checkers (types, ranges, finiteness, lengths)
 - :mod:`protocol.limits`, :mod:`protocol.errors`: numbers, error codes, close codes
 

@@ -17,7 +17,7 @@ class ErrorCode:
     # wire level
     NOT_MSGPACK = "not_msgpack"  # the frame is not one msgpack value
     NOT_BINARY = "not_binary"  # a text frame: the protocol uses binary frames only
-    NOT_A_MAP = "not_a_map"  # the msgpack value is not a map with a "type" string
+    NOT_A_MAP = "not_a_map"  # the msgpack value is not a map (a map without "type": missing_field)
     UNKNOWN_TYPE = "unknown_type"  # "type" is not an inbound message type
     BAD_FIELD = "bad_field"  # a field has the wrong type, range, length or is not finite
     MISSING_FIELD = "missing_field"  # a required field is absent
@@ -44,7 +44,13 @@ class ErrorCode:
     GAME_OVER = "game_over"
     GAME_NOT_OVER = "game_not_over"  # rematch before the end
     GRACE_NOT_EXPIRED = "grace_not_expired"  # claim before the opponent's grace period ran out
-    NOTHING_TO_CLAIM = "nothing_to_claim"  # claim while the opponent is connected
+    NOTHING_TO_CLAIM = "nothing_to_claim"  # claim while the opponent is connected, the claimant is to act, or before the game began
+    LOGIN_REQUIRED = "login_required"  # a rated table or rated quick play for a connection not logged in
+    GAME_IN_PROGRESS = "game_in_progress"  # rename while playing a game that has begun and is not over
+    NOT_PRACTICE = "not_practice"  # a practice message (place_balls, undo, redo, reset, preview) at a game table
+    BAD_POSITION = "bad_position"  # place_balls refused by the placement test (``rule``: rules/position.py reason)
+    NOTHING_TO_UNDO = "nothing_to_undo"  # undo with an empty undo stack, redo with an empty redo stack
+    PRACTICE_RATE_LIMITED = "practice_rate_limited"  # over the preview or the edit budget (message dropped)
     TOO_MANY_TABLES = "too_many_tables"  # per-connection table limit
     BUSY = "busy"  # the table's inbox is full; try again
     SHUTTING_DOWN = "shutting_down"

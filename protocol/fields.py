@@ -61,7 +61,9 @@ class Num:
 
 
 class Str:
-    """A string of ``min_len..max_len`` characters, optionally matching ``pattern`` (full match)."""
+    """A string of ``min_len..max_len`` characters, optionally matching ``pattern`` (full match: a class of
+    visible ASCII characters); without a pattern, no control, invisible format or blank character, and at
+    least one visible one."""
 
     def __init__(self, max_len: int, min_len: int = 1, pattern: Optional[str] = None, strip: bool = False):
         self.max_len, self.min_len, self.strip = max_len, min_len, strip
@@ -76,8 +78,14 @@ class Str:
             raise bad(path, f"must be at most {self.max_len} characters, got {len(v)}")
         if len(v) < self.min_len:
             raise bad(path, f"must be at least {self.min_len} characters, got {len(v)}")
-        if self.pattern is not None and not self.pattern.fullmatch(v):
-            raise bad(path, f"has characters outside {self.pattern.pattern}")
+        if self.pattern is not None:
+            if not self.pattern.fullmatch(v):
+                raise bad(path, f"has characters outside {self.pattern.pattern}")
+            return v  # every pattern here is a class of visible ASCII characters: nothing hidden can match it
+        if v.isascii() and v.isprintable():  # the common case, at C speed: no control or format character
+            if v and v.isspace():
+                raise bad(path, "must contain a visible character")
+            return v
         if any(_hidden(c) for c in v):
             raise bad(path, "must not contain control or invisible formatting characters")
         if v and all(c.isspace() or _joiner(c) for c in v):
@@ -142,6 +150,24 @@ class Point:
             raise bad(path, "must be an array [x, y] of two numbers (m)")
         c = Num(L.COORD_MIN, L.COORD_MAX, unit="m")
         return (c(v[0], f"{path}[0]"), c(v[1], f"{path}[1]"))
+
+
+class Balls:
+    """A whole layout: a map of ball id (a decimal string ``"0"``..``"15"``, no leading zero) -> :class:`Point`,
+    at most ``MAX_BALL_ID + 1`` entries; returns ``{id string: (x, y)}``. Whether the balls fit the table (ids of
+    its preset, on the bed, out of the pockets, apart) is the placement test's (rules/position.py ``validate``)."""
+
+    ID = re.compile(r"0|[1-9][0-9]?")
+
+    def __call__(self, v: Any, path: str) -> Dict[str, Tuple[float, float]]:
+        check_map(v, path, L.MAX_BALL_ID + 1)
+        out: Dict[str, Tuple[float, float]] = {}
+        for k, p in v.items():
+            if not self.ID.fullmatch(k) or int(k) > L.MAX_BALL_ID:
+                shown = k if len(k) <= 8 else "<key>"
+                raise bad(f"{path}.{shown}", f"ball ids are \"0\"..\"{L.MAX_BALL_ID}\"")
+            out[k] = Point()(p, f"{path}.{k}")
+        return out
 
 
 def check_map(v: Any, path: str, max_entries: int) -> Dict[str, Any]:
@@ -286,6 +312,16 @@ class Call:
 
 
 CALL = Call()
+
+PRACTICE = Struct(
+    {
+        "position": (Nullable(Str(L.MAX_POSITION_CODE_CHARS, pattern=IDENT)), False),
+        "drill": (Nullable(Str(L.MAX_DRILL_ID_CHARS, pattern=r"[a-z0-9-]+")), False),
+        "coach": (Bool(), False),
+    }
+)
+"""A practice table's start (``create_table.practice``): a position ``code`` or a ``drill`` id (neither: the
+discipline's opening), and whether a ``coach`` may take the second seat."""
 
 DECISION_ARG = Nullable(
     OneOf(

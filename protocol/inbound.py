@@ -21,11 +21,14 @@ from protocol.errors import ErrorCode, ProtocolError
 INBOUND: Dict[str, Type["Inbound"]] = {}
 
 
-def _f(check: F.Checker, default: Any = dataclasses.MISSING):
-    """A dataclass field with its checker; no default means the field is required."""
+def _f(check: F.Checker, default: Any = dataclasses.MISSING, newer: bool = False):
+    """A dataclass field with its checker; no default means the field is required. ``newer``: a field added after
+    the first release of its message: :meth:`Inbound.to_wire` leaves it out at its default, so a peer of an
+    older release (a process during a rolling upgrade) still reads the message."""
+    meta = {"check": check, "newer": newer}
     if isinstance(default, (dict, list)):
-        return field(default_factory=lambda: type(default)(default), metadata={"check": check})
-    return field(default=default, metadata={"check": check})
+        return field(default_factory=lambda: type(default)(default), metadata=meta)
+    return field(default=default, metadata=meta)
 
 
 def inbound(type_name: str):
@@ -45,11 +48,14 @@ class Inbound:
     TYPE = ""
 
     def to_wire(self) -> Dict[str, Any]:
-        """The msgpack map for this message (``type`` first, optional fields left at None omitted)."""
+        """The msgpack map for this message (``type`` first, optional fields left at None omitted, and the newer
+        fields at their defaults)."""
         out: Dict[str, Any] = {"type": self.TYPE}
         for f in dataclasses.fields(self):
             v = getattr(self, f.name)
             if v is None and f.default is None:
+                continue
+            if f.metadata.get("newer") and v == f.default:
                 continue
             out[f.name] = list(v) if isinstance(v, tuple) else v
         return out
@@ -74,10 +80,23 @@ class Ping(Inbound):
     t: Optional[float] = _f(F.Nullable(F.Num(-1e15, 1e15)), None)
 
 
+@inbound("rename")
+@dataclass(frozen=True)
+class Rename(Inbound):
+    """Change this connection's display ``name`` now (checked as in ``hello``): answered ``renamed``; refused
+    (``game_in_progress``) while the connection plays a game that has begun and is not over."""
+
+    name: str = _f(F.NAME)
+
+
 @inbound("lobby_subscribe")
 @dataclass(frozen=True)
 class LobbySubscribe(Inbound):
-    """Receive the lobby now (``lobby``) and every change (``lobby_update`` / ``lobby_remove``)."""
+    """Receive the lobby now (``lobby``: the page of ``limit`` tables from ``offset``, oldest first, and the
+    count of all of them) and every change (``lobby_update`` / ``lobby_remove``)."""
+
+    offset: int = _f(F.Int(0, L.MAX_LOBBY_OFFSET), 0, newer=True)
+    limit: int = _f(F.Int(1, L.MAX_LOBBY_PAGE), L.LOBBY_PAGE, newer=True)
 
 
 @inbound("lobby_unsubscribe")
@@ -89,10 +108,12 @@ class LobbyUnsubscribe(Inbound):
 @inbound("quick_play")
 @dataclass(frozen=True)
 class QuickPlay(Inbound):
-    """Wait for an opponent of ``discipline``; paired players get ``seated`` at a new public table."""
+    """Wait for an opponent of ``discipline``; paired players get ``seated`` at a new public table. ``rated``
+    (logged-in players only): paired with a rated player of a close rating, the range widening while waiting."""
 
     discipline: str = _f(F.DISCIPLINE)
     config: Dict[str, Any] = _f(F.Config(), {})
+    rated: bool = _f(F.Bool(), False, newer=True)
 
 
 @inbound("quick_play_cancel")
@@ -109,7 +130,10 @@ class CreateTable(Inbound):
     the creator takes (None: create without sitting); ``private`` tables stay out of the lobby;
     ``computer``: a computer opponent of that level (1..5) takes the other seat (seat 1 when the
     creator only watches); ``creation_id`` (16-64 characters, secret, chosen by the client) makes
-    the request idempotent: a retry with the same id never makes a second table."""
+    the request idempotent: a retry with the same id never makes a second table; ``rated``: the
+    games count for ratings (both players logged in; no computer); ``practice`` (a map, possibly empty): a
+    practice table (one shooter, an optional coach, nothing scored, no clock, never rated) starting from
+    ``practice.position`` (a position code), ``practice.drill`` (a drill id) or the discipline's opening."""
 
     discipline: str = _f(F.DISCIPLINE)
     config: Dict[str, Any] = _f(F.Config(), {})
@@ -117,6 +141,8 @@ class CreateTable(Inbound):
     seat: Optional[int] = _f(F.Nullable(F.SEAT), 0)
     computer: Optional[int] = _f(F.Nullable(F.Int(1, 5)), None)
     creation_id: Optional[str] = _f(F.Nullable(F.TOKEN), None)
+    rated: bool = _f(F.Bool(), False, newer=True)
+    practice: Optional[Dict[str, Any]] = _f(F.Nullable(F.PRACTICE), None, newer=True)
 
 
 @inbound("join")
@@ -215,6 +241,23 @@ class RematchAccept(SeatCommand):
     """Accept the opponent's rematch offer: a new game starts."""
 
 
+@inbound("aim")
+@dataclass(frozen=True)
+class Aim(Inbound):
+    """The player to act shows the others where it aims: the stroke as set now (``phi_deg``, ``a``, ``b``,
+    ``theta_deg``, ``V0``, as in ``shot``) and, with the cue ball in hand, where it holds it (``cue_ball``).
+    At most ``limits.AIM_PER_S`` a second per connection count; more are dropped without an answer."""
+
+    table: str = _f(F.TABLE_ID)
+    token: str = _f(F.TOKEN)
+    phi_deg: float = _f(F.Num(L.PHI_DEG_MIN, L.PHI_DEG_MAX, unit="deg"))
+    a: float = _f(F.Num(-L.TIP_OFFSET_MAX, L.TIP_OFFSET_MAX))
+    b: float = _f(F.Num(-L.TIP_OFFSET_MAX, L.TIP_OFFSET_MAX))
+    theta_deg: float = _f(F.Num(L.THETA_DEG_MIN, L.THETA_DEG_MAX, unit="deg"))
+    V0: float = _f(F.Num(0.0, L.V0_MAX, unit="m/s"))
+    cue_ball: Optional[Tuple[float, float]] = _f(F.Nullable(F.Point()), None)
+
+
 @inbound("chat")
 @dataclass(frozen=True)
 class Chat(Inbound):
@@ -224,21 +267,88 @@ class Chat(Inbound):
     text: str = _f(F.Str(L.MAX_CHAT_CHARS, strip=True))
 
 
-SEAT_ACTIONS = (Shot, Decision, Resign, Claim, RematchOffer, RematchAccept)
+# ----- practice tables ----------------------------------------------------------------------------
+@inbound("place_balls")
+@dataclass(frozen=True)
+class PlaceBalls(Inbound):
+    """Practice: put the balls where ``balls`` says (the whole layout: id -> [x, y] m; a pool object ball left out
+    is taken off the table, one added is put on), refused unless it passes the placement test of position codes."""
+
+    table: str = _f(F.TABLE_ID)
+    token: str = _f(F.TOKEN)
+    seq: int = _f(F.SEQ)
+    balls: Dict[str, Tuple[float, float]] = _f(F.Balls())
+
+
+@inbound("undo")
+@dataclass(frozen=True)
+class Undo(Inbound):
+    """Practice: back to the position before the last change (stroke, placement, reset)."""
+
+    table: str = _f(F.TABLE_ID)
+    token: str = _f(F.TOKEN)
+    seq: int = _f(F.SEQ)
+
+
+@inbound("redo")
+@dataclass(frozen=True)
+class Redo(Inbound):
+    """Practice: forward again to the position the last ``undo`` left."""
+
+    table: str = _f(F.TABLE_ID)
+    token: str = _f(F.TOKEN)
+    seq: int = _f(F.SEQ)
+
+
+@inbound("reset")
+@dataclass(frozen=True)
+class Reset(Inbound):
+    """Practice: ``to`` ``rack`` (the discipline's opening: the 14.1 rack, the carom break) or ``start`` (the
+    position or drill the table was made with)."""
+
+    table: str = _f(F.TABLE_ID)
+    token: str = _f(F.TOKEN)
+    seq: int = _f(F.SEQ)
+    to: str = _f(F.Enum(("rack", "start")), "rack")
+
+
+@inbound("preview")
+@dataclass(frozen=True)
+class Preview(Inbound):
+    """Practice: simulate ``stroke`` (with ``call`` and ``cue_ball`` as in ``shot``) from the current position without
+    playing it; answered privately with ``preview`` (the event log). Refused at a game table (``not_practice``)."""
+
+    table: str = _f(F.TABLE_ID)
+    token: str = _f(F.TOKEN)
+    stroke: Dict[str, float] = _f(F.STROKE)
+    call: Optional[Dict[str, Any]] = _f(F.CALL, None)
+    cue_ball: Optional[Tuple[float, float]] = _f(F.Nullable(F.Point()), None)
+
+
+PRACTICE_ACTIONS = (PlaceBalls, Undo, Redo, Reset, Preview)
+"""Messages of practice tables only (elsewhere: ``not_practice``)."""
+
+EDITS = (PlaceBalls, Undo, Redo, Reset)
+"""Practice messages that share the edit budget (``limits.EDIT_PER_S``)."""
+
+SEAT_ACTIONS = (Shot, Decision, Resign, Claim, RematchOffer, RematchAccept) + PRACTICE_ACTIONS
 """Messages that need the seat's token (and a connection bound to that seat)."""
 
 
 def parse(obj: Any) -> Inbound:
     """Validate a decoded msgpack value and build its message.
 
-    Raises :class:`ProtocolError`: ``not_a_map`` (not a map with a string ``type``),
-    ``unknown_type``, ``unknown_field``, ``missing_field`` or ``bad_field`` (with ``field``).
+    Raises :class:`ProtocolError`: ``not_a_map`` (not a map), ``missing_field`` (a map without ``type``),
+    ``bad_field`` (``type`` not a string), ``unknown_type``, ``unknown_field``, ``missing_field`` or
+    ``bad_field`` (with ``field``).
     """
     if not isinstance(obj, dict):
         raise ProtocolError(ErrorCode.NOT_A_MAP, f"a message is a map with a type, got {type(obj).__name__}")
-    t = obj.get("type")
+    if "type" not in obj:
+        raise ProtocolError(ErrorCode.MISSING_FIELD, "type: required (the message type, a string)", field="type")
+    t = obj["type"]
     if not isinstance(t, str):
-        raise ProtocolError(ErrorCode.NOT_A_MAP, "type: required string", field="type")
+        raise ProtocolError(ErrorCode.BAD_FIELD, f"type: must be a string, got {type(t).__name__}", field="type")
     cls = INBOUND.get(t)
     if cls is None:
         shown = t[:32] + ("..." if len(t) > 32 else "")

@@ -34,6 +34,21 @@ MAX_CONFIG_STR_CHARS = 32
 MAX_CONFIG_LIST = 8
 MAX_CONFIG_NUMBER = 1.0e6  # absolute value of any number in a configuration
 
+AIM_PER_S = 10.0  # ``aim`` messages counted per second per connection (burst the same); more are dropped
+AIM_BURST = 10.0
+
+PREVIEW_PER_S = 2.0  # ``preview`` messages per second per connection (burst PREVIEW_BURST); more are refused
+PREVIEW_BURST = 6.0
+EDIT_PER_S = 4.0  # ``place_balls``, ``undo``, ``redo``, ``reset`` per second per connection (burst EDIT_BURST)
+EDIT_BURST = 12.0
+PRACTICE_UNDO = 20  # positions a practice table keeps to undo (and as many to redo)
+MAX_DRILL_ID_CHARS = 48
+MAX_POSITION_CODE_CHARS = 128  # rules/position.py MAX_CODE_CHARS
+
+LOBBY_PAGE = 50  # tables in a ``lobby`` message unless the subscriber asks for another page size
+MAX_LOBBY_PAGE = 100  # the largest page a ``lobby_subscribe`` may ask for
+MAX_LOBBY_OFFSET = 100_000
+
 MAX_SEQ = 2**53  # client sequence numbers and table versions are integers in [0, 2**53]
 
 # the stroke (units: degrees, m/s, ball radii)

@@ -77,6 +77,11 @@ def plain_copy(v):
     return v
 
 
+def as_xy(p) -> Vec2:
+    """A position ``(x, y)`` in m as a tuple of two floats (from a list, a tuple or a msgpack array)."""
+    return (float(p[0]), float(p[1]))
+
+
 def frozen_pairs(table: Table, layout: Mapping[int, Vec2], eps: float = EPS_FROZEN) -> FrozenSet[Pair]:
     """Pairs touching at stroke start: ``(a, b)`` with a < b for balls, ``(a, cushion_name)`` for cushions.
 
@@ -199,8 +204,9 @@ class GameBase:
     equality by state, and actions that leave the state untouched when they fail.
 
     A subclass sets ``discipline`` and ``state_version`` and provides ``to_state()`` (which
-    writes both) and ``_load(d)``; it may override ``_after_action(ruling)`` for work every
-    successful action needs (a multi-discipline match moves to its next game there).
+    writes both, with ``config`` and ``seed``: a dict literal, as every action snapshots the
+    state) and ``_load(d)``; it may override ``_after_action(ruling)`` for work every successful
+    action needs (a multi-discipline match moves to its next game there).
     """
 
     discipline: str = ""
@@ -213,6 +219,11 @@ class GameBase:
         where the referee rules its expiry (:data:`CLOCK_PHASES`). Elsewhere (a lag, a choice of
         breaker) a clock would expire into a refused time-out, so the server arms none."""
         return not self.over and self.to_act is not None and self.phase in self.CLOCK_PHASES
+
+    def scores_now(self) -> list:
+        """The scoreboard's ``scores`` ([a, b]), without building the whole scoreboard (the server's lobby
+        entries read it after every stroke); a referee with a cheaper way overrides it."""
+        return list(self.scoreboard().get("scores", []))
 
     def to_state(self) -> dict:  # pragma: no cover - every referee defines it
         raise NotImplementedError
@@ -272,7 +283,9 @@ class Ruling:
     ``rerack``: 14.1 re-rack or None; ``next_player``: seat to act next (None when over);
     ``cue_ball_in_hand``: None or the region name; ``options``: decision names now on offer;
     ``game_over``/``winner`` (seat, or None for a draw or while playing); ``text``: the ruling
-    in words; ``extras``: discipline-specific keys merged into :meth:`to_dict`.
+    in words; ``warning``: None, or a short code of a warning the referee gives ``player`` with
+    this ruling (``"two_fouls"``: 14.1 R16, WPA 4.11, after a second successive foul; the text says
+    it too); ``extras``: discipline-specific keys merged into :meth:`to_dict`.
     """
 
     player: Optional[int]
@@ -291,6 +304,7 @@ class Ruling:
     game_over: bool = False
     winner: Optional[int] = None
     text: str = ""
+    warning: Optional[str] = None
     extras: Dict[str, object] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
@@ -312,6 +326,7 @@ class Ruling:
             "game_over": self.game_over,
             "winner": self.winner,
             "text": self.text,
+            "warning": self.warning,
         }
         d.update(self.extras)
         return d

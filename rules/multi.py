@@ -27,10 +27,10 @@ from __future__ import annotations
 
 import hashlib
 from fractions import Fraction
-from typing import Dict, List, Mapping, Optional
+from typing import List, Mapping, Optional
 
 from rules.base import GameBase, IllegalAction, Ruling, plain_copy
-from rules.carom import DEFAULT_DISTANCE, OVER, _pos_int
+from rules.carom.config import DEFAULT_DISTANCE, OVER, pos_int
 from rules.carom_disciplines import CAROM_GAMES
 
 PENTATHLON = ("libre", "balkline_47_1", "one_cushion", "balkline_71_2", "three_cushion")
@@ -88,7 +88,7 @@ def multi_config(name: str, defaults, config: Optional[Mapping]) -> dict:
         elif key == "distances":
             if not isinstance(v, Mapping) or any(d not in CAROM_GAMES for d in v):
                 raise ValueError(f"distances: must map carom disciplines to integers, got {v!r}")
-            out[key] = {str(d): _pos_int("distances", n) for d, n in v.items()}
+            out[key] = {str(d): pos_int("distances", n) for d, n in v.items()}
         elif key == "multi_break_order":
             if v not in ("alternate", "lag_each"):
                 raise ValueError(f"multi_break_order: must be 'alternate' or 'lag_each', got {v!r}")
@@ -105,7 +105,7 @@ def multi_config(name: str, defaults, config: Optional[Mapping]) -> dict:
                 continue
             if not isinstance(v, Mapping) or v.get("discipline", "three_cushion") not in CAROM_GAMES or set(v) - {"discipline", "distance"}:
                 raise ValueError(f"decider: must be null or {{discipline, distance}}, got {v!r}")
-            out[key] = {"discipline": v.get("discipline", "three_cushion"), "distance": _pos_int("decider", v.get("distance", 5))}
+            out[key] = {"discipline": v.get("discipline", "three_cushion"), "distance": pos_int("decider", v.get("distance", 5))}
         elif key == "breaker":
             if v is not None and (isinstance(v, bool) or v not in (0, 1)):
                 raise ValueError(f"breaker: must be null, 0 or 1, got {v!r}")
@@ -322,32 +322,33 @@ class MultiGame(GameBase):
         self._check_open()
         return self.game.evaluate_stroke(player, sim)
 
+    def _in_game(self, action, *args) -> Ruling:
+        """Run ``action`` (a method of the game in progress) while the match is on, the whole match
+        restored when it fails (:meth:`rules.base.GameBase._guarded`: the next game starts there)."""
+        self._check_open()
+        return self._guarded(action, *args)
+
     def apply_shot(self, player, call, sim) -> Ruling:
         """The stroke in the game in progress (see :meth:`rules.carom.CaromGame.apply_shot`)."""
-        self._check_open()
-        return self._guarded(self.game.apply_shot, player, call, sim)
+        return self._in_game(self.game.apply_shot, player, call, sim)
 
     def apply_lag(self, sim) -> Ruling:
-        self._check_open()
-        return self._guarded(self.game.apply_lag, sim)
+        return self._in_game(self.game.apply_lag, sim)
 
     def apply_decision(self, player, decision, arg=None) -> Ruling:
-        self._check_open()
-        return self._guarded(self.game.apply_decision, player, decision, arg)
+        return self._in_game(self.game.apply_decision, player, decision, arg)
 
     def clock_applies(self) -> bool:
         """The game in progress decides (:meth:`rules.base.GameBase.clock_applies`)."""
         return not self.over and self.game.clock_applies()
 
     def apply_timeout(self, player) -> Ruling:
-        self._check_open()
-        return self._guarded(self.game.apply_timeout, player)
+        return self._in_game(self.game.apply_timeout, player)
 
     def apply_serious_foul(self, player, penalty=None, loss_of_game=False) -> Ruling:
         """K-F9 in the game in progress (:meth:`rules.carom.CaromGame.apply_serious_foul`); a loss of
         the game ends that game only, and the match goes on."""
-        self._check_open()
-        return self._guarded(self.game.apply_serious_foul, player, penalty, loss_of_game)
+        return self._in_game(self.game.apply_serious_foul, player, penalty, loss_of_game)
 
     def apply_forfeit(self, player, reason: str = "forfeit") -> Ruling:
         """Seat ``player`` forfeits the match: the game in progress and the match go to the other seat."""
@@ -384,6 +385,9 @@ class MultiGame(GameBase):
             "match_points": pts,
             "score_fractions": [float(frac[0]), float(frac[1])],
         }
+
+    def scores_now(self) -> List[int]:
+        return self.game.scores_now()
 
     def scoreboard(self) -> dict:
         """The game in progress (:meth:`rules.carom.CaromGame.scoreboard`) plus ``"match"``: :meth:`match_table`."""

@@ -19,10 +19,10 @@ A record is the game as the server stores it::
 The referee of the discipline (rules/registry.py) is created from ``config`` and ``seed`` and
 every entry is applied in order. The tool prints each entry's ruling and the final score; with
 ``--json`` one JSON object per entry, then one with the final result. When an entry carries the
-ruling given at the time and the new ruling differs (scores, foul, next player or text), the
-difference is reported and the exit status is 1. A record that cannot be applied (an illegal
-action, a log that does not start from the referee's layout) stops the replay with exit
-status 2 and names the entry.
+ruling given at the time and the new ruling differs (scores, foul, next player, text, or the
+warning where the record has one), the difference is reported and the exit status is 1. A
+record that cannot be applied (an illegal action, a log that does not start from the referee's
+layout) stops the replay with exit status 2 and names the entry.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from rules.registry import canonical_name, new_game
 
 SEATS = ("A", "B")
 ADMIN_ACTIONS = ("serious_foul",)
-COMPARED = ("scores", "foul", "next_player", "text")
+COMPARED = ("scores", "foul", "next_player", "text", "warning")
 
 
 def _seat(p) -> str:

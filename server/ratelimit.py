@@ -1,8 +1,9 @@
-"""Credits over a window: a token bucket per connection (messages) and per connection (chat lines)."""
+"""Credits over a window: token buckets (per connection for messages and chat lines; per key for HTTP)."""
 
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from typing import Callable
 
 
@@ -28,3 +29,22 @@ class TokenBucket:
             return False
         self.credits -= cost
         return True
+
+
+class KeyedLimiter:
+    """A :class:`TokenBucket` per key (a client address, an account), at most ``max_keys`` of them: the
+    least recently used bucket is forgotten first (a forgotten key starts again with a full burst)."""
+
+    def __init__(self, per_s: float, burst: float, max_keys: int = 10_000, clock: Callable[[], float] = time.monotonic):
+        self.per_s, self.burst, self.max_keys, self.clock = per_s, burst, max_keys, clock
+        self._buckets: "OrderedDict[str, TokenBucket]" = OrderedDict()
+
+    def take(self, key: str, cost: float = 1.0) -> bool:
+        b = self._buckets.get(key)
+        if b is None:
+            b = self._buckets[key] = TokenBucket(self.per_s, self.burst, self.clock)
+            if len(self._buckets) > self.max_keys:
+                self._buckets.popitem(last=False)
+        else:
+            self._buckets.move_to_end(key)
+        return b.take(cost)

@@ -6,7 +6,7 @@ log of :mod:`protocol.eventlog`), a lag ``{"lag": true, "strokes", "log"}``, a d
 ``{"player", "seq", "decision": {"name", "arg"}}``, a time-out ``{"player", "timeout": true}`` or a
 forfeit ``{"player", "forfeit": reason}``; each also keeps ``ruling`` (the ruling given) and ``ts``.
 
-Exported (``GET /records/<table>.json``)::
+Exported (``GET /records/<table>.json``; ``seed`` is null while the game can still go on)::
 
     {"discipline", "config", "seed", "table", "game", "players", "result", "preset",
      "strokes": [{"player", "call", "cue_ball_position", "decision", "sim": SimResult.to_json()}, ...]}
@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import logging
 from functools import lru_cache
-from typing import Any, Dict, List, Mapping, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 import protocol
 from physics.table import get_table
 from rules.multi import MultiGame
 from rules.registry import new_game
 from rules.replay import apply_entry
+from server.store import RedisUnavailable
 
 log = logging.getLogger("billar.records")
 
@@ -62,6 +63,8 @@ def export(meta: Mapping[str, Any], entries: List[Mapping[str, Any]]) -> Dict[st
             out["timeout"] = True
         if e.get("forfeit"):
             out["forfeit"] = e["forfeit"]
+        if e.get("practice"):  # a practice table's stroke: positions placed between strokes are not in the record
+            out["practice"] = True
         if "log" in e:
             out["sim"] = sim_json(e["log"])
         if "ruling" in e:
@@ -72,7 +75,7 @@ def export(meta: Mapping[str, Any], entries: List[Mapping[str, Any]]) -> Dict[st
         "preset": preset,  # the table geometry (Table.to_json()) for clients that draw the replay
         "discipline": meta["discipline"],
         "config": meta["config"],
-        "seed": meta["seed"],
+        "seed": meta["seed"],  # withheld below while the game can still go on
         "table": meta["table"],
         "game": meta["game"],
         "players": meta.get("players"),
@@ -80,7 +83,24 @@ def export(meta: Mapping[str, Any], entries: List[Mapping[str, Any]]) -> Dict[st
         "strokes": strokes,
     }
     _add_zones(rec)
+    if not (meta.get("over") or meta.get("closed")):  # the seed would tell what is still to come (racks, spots)
+        rec["seed"] = None
     return rec
+
+
+async def fetch(store: Any, table: str, game: Optional[int]) -> Tuple[int, Any]:
+    """(HTTP status, JSON body) of the record of game ``game`` (None: the latest) at ``table``; the latest game is
+    found by key (``P record:<id>:last``), never by scanning."""
+    try:
+        if game is None:
+            game = await store.last_game(table)
+        rec = None if game is None else await store.record(table, game)
+    except RedisUnavailable:
+        return 503, {"error": "storage unreachable"}
+    if rec is None:
+        return 404, {"error": f"no record for table {table!r}" + (f" game {game}" if game else "")}
+    meta, entries = rec
+    return 200, export(meta, entries)
 
 
 def _add_zones(rec: Dict[str, Any]) -> None:

@@ -1,4 +1,4 @@
-"""``billar serve``: run the game server until SIGTERM or SIGINT (graceful shutdown: persist, tell clients, close).
+"""The options of ``billar serve`` (server/app.py runs it) and the garbage-collector tuning of a serving process.
 
 Options override the environment variables of :mod:`server.config` (BILLAR_HOST, BILLAR_PORT,
 REDIS_URL, BILLAR_DATA_DIR, BILLAR_GRACE_S, BILLAR_ORIGINS, BILLAR_KEY_PREFIX, BILLAR_STATIC_DIR,
@@ -11,17 +11,13 @@ BILLAR_LOG_LEVEL, BILLAR_CLUSTER, BILLAR_REUSE_PORT).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import gc
-import signal
-import sys
 
-from server import logs
-from server.config import from_env
+from server.config import Settings, from_env
 
 
-def register(subparsers) -> None:
-    p = subparsers.add_parser("serve", help="run the game server (WebSocket /ws, browser client, /healthz, /metrics)")
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of ``billar serve``."""
     p.add_argument("--host", help="interface to bind (default 127.0.0.1; env BILLAR_HOST)")
     p.add_argument("--port", type=int, help="TCP port (default 8765; env BILLAR_PORT; 0 picks a free one)")
     p.add_argument("--redis-url", help="Redis to use, redis://host:port/db or unix:///path (env REDIS_URL); "
@@ -36,23 +32,15 @@ def register(subparsers) -> None:
                    help="run N server processes on this port (SO_REUSEPORT) around one Redis (default 1)")
     p.add_argument("--cluster", action="store_true", default=None,
                    help="this process shares REDIS_URL with others (env BILLAR_CLUSTER=1; implied by --workers)")
-    p.set_defaults(func=main)
 
 
-def main(args: argparse.Namespace) -> int:
-    settings = from_env(
+def settings_from_args(args: argparse.Namespace) -> Settings:
+    """The settings of ``billar serve``: its options over the environment (server/config.py)."""
+    return from_env(
         host=args.host, port=args.port, redis_url=args.redis_url, data_dir=args.data_dir, grace_s=args.grace_s,
         origins=tuple(args.origins) if args.origins else None, key_prefix=args.key_prefix, log_level=args.log_level,
         cluster=args.cluster,
     )
-    logs.setup(settings.log_level)
-    if args.workers < 1 or args.workers > 256:
-        raise SystemExit(f"billar serve: --workers must be in [1, 256], got {args.workers}")
-    if args.workers > 1:
-        from server.workers import Supervisor
-
-        return Supervisor(settings, args.workers, worker_argv(args)).run()
-    return asyncio.run(run(settings))
 
 
 def worker_argv(args: argparse.Namespace) -> list:
@@ -85,24 +73,3 @@ def tune_gc() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
-
-
-async def run(settings) -> int:
-    from server.app import Server
-
-    server = Server(settings)
-    try:
-        await server.start()
-    except OSError as exc:  # the port is taken, the address is not this machine's, ...
-        print(f"billar: cannot listen on {settings.host}:{settings.port}: {exc.strerror or exc}", file=sys.stderr, flush=True)
-        await server.stop("shutdown")
-        return 1
-    tune_gc()
-    print(f"billar serving on http://{settings.host}:{server.port} (WebSocket /ws)", flush=True)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
-    await stop.wait()
-    await server.stop("restart")
-    return 0

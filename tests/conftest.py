@@ -15,7 +15,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 def _compiled_modules():
     mods = [os.path.splitext(p)[0].replace(os.sep, ".") for p in glob.glob("physics/*.pyx", root_dir=ROOT)]
-    for p in glob.glob("rules/*.py", root_dir=ROOT):
+    for p in glob.glob("rules/**/*.py", root_dir=ROOT, recursive=True):
         if not p.endswith("__init__.py"):
             mods.append(os.path.splitext(p)[0].replace(os.sep, "."))
     return sorted(mods)

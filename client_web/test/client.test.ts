@@ -4,7 +4,7 @@
  * the create-table configuration and the shareable links.
  */
 import { describe, expect, test } from "vitest";
-import { firstContact, normDeg, placeInHand, placementProblem } from "../src/aim/contact";
+import { aimAid, firstContact, normDeg, placeInHand, placementProblem } from "../src/aim/contact";
 import { TableModel } from "../src/game/model";
 import { Playback } from "../src/game/playback";
 import { decodeMessage } from "../src/protocol/codec";
@@ -55,6 +55,30 @@ describe("first contact along the aim line", () => {
     expect(["pocket", "cushion"]).toContain(c.kind);
     if (c.kind === "cushion") expect(c.cushion!.startsWith("HR.")).toBe(true);
     else expect(c.pocket).toBe("HR");
+  });
+
+  test("aim aid: the object ball along the line of centres and the cue ball's stun tangent, each to the first cushion", () => {
+    // a cut on a carom table (no pockets): cue ball at (1, 0.5) aimed at +x, red at (1.6, 0.53)
+    const Rc = carom.ball.radius;
+    const others = new Map<number, Vec2>([[2, [1.6, 0.53]]]);
+    const c = firstContact([1.0, 0.5], 0, Rc, others, carom);
+    const aid = aimAid(c, 0, Rc, others, carom)!;
+    const n = c.objectDir!;
+    expect(aid.object.from).toEqual([1.6, 0.53]);
+    const o = aid.object.to;
+    // along n from the object ball, stopped one radius short of a cushion nose
+    expect((o[0] - 1.6) * n[1] - (o[1] - 0.53) * n[0]).toBeCloseTo(0, 12);
+    expect(aid.object.end).toBe("cushion");
+    expect(Math.min(Math.abs(o[0] - (carom.length - Rc)), Math.abs(o[1] - Rc), Math.abs(o[1] - (carom.width - Rc)))).toBeLessThan(1e-12);
+    // the tangent starts at the ghost ball, at right angles to the line of centres, on the far side of the cut
+    const t = aid.tangent!;
+    expect(t.from).toEqual(c.at);
+    expect((t.to[0] - t.from[0]) * n[0] + (t.to[1] - t.from[1]) * n[1]).toBeCloseTo(0, 12);
+    expect(t.to[1]).toBeLessThan(c.at[1]); // the ball was hit on its lower half: the cue ball leaves downward
+    expect(t.to[1]).toBeCloseTo(Rc, 12); // to the bottom cushion
+    // a full hit: no tangent (the cue ball stops); no ball hit: no aid at all
+    expect(aimAid(firstContact([1.0, 0.53], 0, Rc, others, carom), 0, Rc, others, carom)!.tangent).toBeNull();
+    expect(aimAid(firstContact([1.0, 0.5], 90, Rc, others, carom), 90, Rc, others, carom)).toBeNull();
   });
 
   test("normDeg keeps angles in (-180, 180]", () => {
@@ -270,6 +294,39 @@ describe("table stream", () => {
     expect(m.stateV).toBe(7);
   });
 
+  test("a player who gives the seat up is still named as the game's player; a new game starts from the seats", () => {
+    const m = new TableModel("t1");
+    const seat = (i: number, name: string) => ({ seat: i, player: `p${i}`, name, connected: true, grace_until: null });
+    const snap = { ...msg("table_snapshot"), seats: [seat(0, "Ann"), seat(1, "Bob")] };
+    m.apply(snap);
+    const names = ["Ann", "Bob"];
+    expect(m.playerNames()).toEqual(names);
+    // seat 1 is given up (a forfeit by leaving): the seat is open, the game's player keeps the name
+    m.apply({ ...snap, seats: [snap.seats[0], null], v: snap.v + 1, type: "seats", clock: snap.clock } as any);
+    expect(m.seats[1]).toBeNull();
+    expect(m.playerName(1)).toBe(names[1]);
+    // the next game at the table (a snapshot of game + 1) names only who sits
+    m.apply({ ...snap, game: snap.game + 1, seats: [snap.seats[0], null], v: snap.v + 2 });
+    expect(m.playerName(0)).toBe(names[0]);
+    expect(m.playerName(1)).toBe("Player 2");
+  });
+
+  test("a practice table's position message (undo): the new position and practice entry, no stroke kept", () => {
+    const m = new TableModel("t1");
+    m.apply(msg("table_snapshot"));
+    expect(m.practice).toBeNull(); // a game table
+    for (const t of ["stroke", "ruling", "seats", "chat", "rematch"]) m.apply(msg(t));
+    const p = msg("position");
+    expect(p.v).toBe(11);
+    expect(m.apply(p).kind).toBe("position");
+    expect(m.v).toBe(11);
+    expect(m.stateV).toBe(11);
+    expect(m.state).toEqual(p.state);
+    expect(m.practice).toEqual(p.practice);
+    expect(m.practice!.undo).toBe(2);
+    expect(m.lastStroke).toBeNull();
+  });
+
   test("playback holds the position after a stroke until its animation ends; skip jumps there", () => {
     const m = new TableModel("t1");
     m.apply(msg("table_snapshot"));
@@ -335,6 +392,11 @@ test("shareable links", () => {
   expect(parseRoute("#/table/abc_D-9")).toEqual({ view: "table", id: "abc_D-9" });
   expect(parseRoute("#/replay/abc/3")).toEqual({ view: "replay", id: "abc", game: 3 });
   expect(parseRoute("#/replay/abc")).toEqual({ view: "replay", id: "abc", game: null });
+  expect(parseRoute("#/practice/AQMABXyz_-")).toEqual({ view: "practice", code: "AQMABXyz_-", drill: null });
+  expect(parseRoute("#/practice/drill/pool-9ft-stop-1")).toEqual({ view: "practice", code: null, drill: "pool-9ft-stop-1" });
+  expect(parseRoute("#/practice/drill/Bad%20Id")).toEqual({ view: "lobby" });
+  expect(parseRoute("#/practice/a%2Fb")).toEqual({ view: "lobby" });
+  expect(parseRoute("#/practice")).toEqual({ view: "lobby" });
 });
 
 test("viewport: world and screen round-trip, landscape and portrait", () => {

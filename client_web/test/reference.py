@@ -17,6 +17,18 @@ Modes (argv[1]):
             texts of the recorded games in tests/rules/data (the referees' own words)
   kitchen   print {"9ft"|"8ft"|"7ft": x_max}: the kitchen limit the server sends with a cue ball in
             hand (rules/spotting.py kitchen_x_max)
+  logs      print {"cases": [{"name", "f1", "f2", "sim"}], "stored": [{"name", "hex", "sim"}]}: for every
+            golden vector (tests/golden) and every shot of the wire bench workloads (bench/workloads.py),
+            the msgpack bytes (hex) of its wire log in format 1 and in format 2 (protocol.encode_log)
+            and its SimResult.to_json(); and the stored logs of tests/protocol/data with the golden
+            vector each must decode to
+  simulate  read [{"table", "balls": {id: [x, y]}, "shot": {cue_ball, phi_deg, V0, a, b, theta_deg}}] on
+            stdin and print, for each, physics.simulate(...).to_json() (the SimResult JSON)
+  diamonds  print {golden file name: rules.carom.diamonds.cushion_diamonds(...)} for every carom golden vector
+            (tests/golden/carom_*.json): the cue ball's cushion contacts in diamond units
+  strikes   print {"cues": {preset: CueSpec}, "strokes": [{"table", "mass", "radius", "stroke", "v", "w"}]}: a
+            lone cue ball struck with sampled strokes on a pool and a carom table, and its velocity
+            and spin in the strike event of physics.simulate (physics/cue_strike.pyx)
 
 Nothing here is test logic: it only exposes the reference implementation to the TypeScript tests.
 """
@@ -86,6 +98,15 @@ def samples():
         O.chat("t1", 9, ts, seat=None, name="Sue", text="n\u00edce sh\u00f8t \u2764"),
         O.rematch("t1", 10, ts, [True, False]),
         O.shutdown("restart", 1500),
+        O.renamed("Ann B."),
+        O.aim("t1", 0, -12.5, 0.1, -0.2, 4.0, 2.5, [0.5, 0.6]),
+        O.game_rated("t1", 2, [{"seat": 0, "name": "Ann", "before": 1500, "after": 1662, "rd_after": 290},
+                               {"seat": 1, "name": "Bob", "before": 1500, "after": 1338, "rd_after": 290}]),
+        O.position("t1", 11, ts, game=1, cause="undo", seat=0, seq=19, state=state,
+                   practice=O.practice_view("drill", {"id": "pool-9ft-stop-1", "name": "Stop shot, 1 diamond"},
+                                            "AQAAAw", "AQAAAw", False, 2, 1)),
+        O.preview("t1", 11, log, ruling),
+        O.tournament_game(7, "R1-2", "tour-7-R1-2", 1, "Ann"),
     ]
     tok = "y" * 24
     inbound = [
@@ -108,6 +129,13 @@ def samples():
         I.RematchOffer("t1", tok),
         I.RematchAccept("t1", tok),
         I.Chat("t1", "hello \u00e9t\u00e9"),
+        I.Rename("Ann B."),
+        I.Aim("t1", tok, -12.5, 0.1, -0.2, 4.0, 2.5, (0.5, 0.6)),
+        I.PlaceBalls("t1", tok, 1790000000125, {"0": (0.5, 0.6), "9": (1.75, 0.625)}),
+        I.Undo("t1", tok, 1790000000126),
+        I.Redo("t1", tok, 1790000000127),
+        I.Reset("t1", tok, 1790000000128, "start"),
+        I.Preview("t1", tok, {"phi_deg": -12.345678, "V0": 2.5, "a": 0.1, "b": -0.25, "theta_deg": 5.0}, None, (0.5, 0.6)),
     ]
 
     def item(msg):
@@ -121,6 +149,54 @@ def samples():
     }
 
 
+def logs():
+    import glob
+
+    import msgpack
+
+    from bench.workloads import WORKLOADS
+    from physics import SimResult
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    sims = []
+    for path in sorted(glob.glob(os.path.join(root, "tests", "golden", "*.json"))):
+        with open(path) as f:
+            sims.append((os.path.basename(path)[:-5], SimResult.from_json(json.load(f)["result"])))
+    for wname, make in WORKLOADS.items():
+        for i, (table, balls, shot) in enumerate(make()):
+            sims.append((f"{wname} #{i}", simulate(get_table(table), balls, Shot(**shot))))
+    cases = []
+    for name, sim in sims:
+        ids = protocol.preset_ids(sim.table.to_json())
+        cases.append({"name": name, "sim": sim.to_json(),
+                      **{f"f{fmt}": msgpack.packb(protocol.encode_log(sim, *ids, fmt=fmt)).hex() for fmt in (1, 2)}})
+    stored = []
+    for path in sorted(glob.glob(os.path.join(root, "tests", "protocol", "data", "*.msgpack"))):
+        name = os.path.basename(path)
+        with open(path, "rb") as f, open(os.path.join(root, "tests", "golden", name.split(".")[0] + ".json")) as g:
+            stored.append({"name": name, "hex": f.read().hex(), "sim": json.load(g)["result"]})
+    return {"cases": cases, "stored": stored}
+def strikes():
+    import random
+
+    rng = random.Random(14)
+    out = []
+    for name in ("pool-9ft", "carom"):
+        t = get_table(name)
+        for k in range(40):
+            r, ang = 0.5 * math.sqrt(rng.random()), rng.uniform(0, 2 * math.pi)
+            st = {"phi_deg": rng.choice([0.0, 90.0, 180.0, -90.0, rng.uniform(-360, 360)]) if k % 4 == 0 else rng.uniform(-360, 360),
+                  "V0": rng.uniform(0.05, 10.0), "a": r * math.cos(ang), "b": r * math.sin(ang),
+                  "theta_deg": 0.0 if k % 3 == 0 else rng.uniform(0, 70)}
+            sim = simulate(t, {0: (t.length / 2, t.width / 2)}, Shot(cue_ball=0, **st))
+            e = sim.events[0]
+            assert e.kind == "strike"
+            s = e.states[0]
+            out.append({"table": name, "mass": t.ball.mass, "radius": t.R, "stroke": st, "v": list(s.v), "w": list(s.w)})
+    cues = {n: {"mass": t.cue.mass, "end_mass": t.cue.end_mass} for n, t in TABLES.items()}
+    return {"cues": cues, "strokes": out}
+
+
 def parse(lines):
     out = []
     for line in lines:
@@ -131,6 +207,19 @@ def parse(lines):
             out.append(protocol.decode_client(bytes.fromhex(line)).to_wire())
         except ProtocolError as exc:
             out.append({"error": exc.code, "field": exc.field})
+    return out
+
+
+def diamonds():
+    from rules.carom.diamonds import cushion_diamonds
+
+    golden = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "tests", "golden")
+    out = {}
+    for f in sorted(os.listdir(golden)):
+        if f.startswith("carom_") and f.endswith(".json"):
+            with open(os.path.join(golden, f)) as fh:
+                g = json.load(fh)
+            out[f] = cushion_diamonds(get_table(g["result"]["table"]), g["result"]["events"])
     return out
 
 
@@ -180,6 +269,15 @@ if __name__ == "__main__":
         from rules.straight_pool import TABLE_PRESETS
 
         res = {k: kitchen_x_max(get_table(v)) for k, v in TABLE_PRESETS.items()}
+    elif mode == "logs":
+        res = logs()
+    elif mode == "simulate":
+        res = [simulate(get_table(c["table"]), {int(k): tuple(v) for k, v in c["balls"].items()}, Shot(**c["shot"])).to_json()
+               for c in json.loads(sys.stdin.read())]
+    elif mode == "strikes":
+        res = strikes()
+    elif mode == "diamonds":
+        res = diamonds()
     elif mode == "placement":
         res = placement(json.loads(sys.stdin.read()))
     else:

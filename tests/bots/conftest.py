@@ -19,9 +19,16 @@ def redis_url(tmp_path_factory):
 
 
 @pytest.fixture
-async def server(redis_url):
+async def server(redis_url, tmp_path):
+    """A server on the test's Redis prefix, its SQLite database in the test's own folder (never ./var)."""
     srv = Server(Settings(port=0, redis_url=redis_url, key_prefix=f"bots-{uuid.uuid4().hex[:8]}:", ping_interval_s=None,
-                          refresh_s=0.5, lobby_ttl_s=5.0))
+                          refresh_s=0.5, lobby_ttl_s=5.0, database_url=f"sqlite+aiosqlite:///{tmp_path}/billar.db"))
     await srv.start()
     yield srv
     await srv.stop()
+
+
+@pytest.fixture
+def db_server(server):
+    """The same server, named for the tests that use its database (accounts, rated games)."""
+    return server

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-import server.computer as computer
+import server.table.computer as computer
 from bots.client import BotPlayer, Link, Stats
 from bots.engine import Player
 from protocol import inbound as I

@@ -30,23 +30,52 @@ from bots import carom_search as C
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
+async def pump(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
+    """Copy ``src`` into ``dst`` until either side ends, then close ``dst`` (one direction of a TCP proxy)."""
+    try:
+        while data := await src.read(65536):
+            dst.write(data)
+            await dst.drain()
+    except (OSError, asyncio.CancelledError):
+        pass
+    finally:
+        dst.close()
+
+
+def schema_of(prefix: str) -> str:
+    """The PostgreSQL schema of the test that uses key ``prefix``."""
+    return "t_" + "".join(ch if ch.isalnum() else "_" for ch in prefix.strip(":")).lower()
+
+
 class Node:
     """One server process of the cluster (``billar serve --cluster --port 0``)."""
 
-    def __init__(self, redis_url: str, prefix: str, name: str, env: Optional[Dict[str, str]] = None):
+    def __init__(self, redis_url: str, prefix: str, name: str, env: Optional[Dict[str, str]] = None,
+                 args: Optional[List[str]] = None):
         self.redis_url, self.prefix, self.name = redis_url, prefix, name
-        self.env = env or {}
+        self.env = env or {}  # more environment variables (they override the defaults below: BILLAR_CLUSTER="0" ...)
+        self.args = list(args or [])  # more ``billar serve`` options (``--grace 2`` ...)
         self.proc: Optional[subprocess.Popen] = None
         self.port = 0
         self.stderr_path = ""
+        self.paused = False
 
-    async def start(self, tmp: str) -> "Node":
+    async def start(self, tmp: str, port: int = 0) -> "Node":
+        """Start the process (``port``: 0 picks a free one; a restart may ask for the port it had)."""
         env = dict(os.environ, REDIS_URL=self.redis_url, BILLAR_KEY_PREFIX=self.prefix, BILLAR_CLUSTER="1",
-                   BILLAR_LOG_LEVEL="WARNING", **self.env)
+                   BILLAR_LOG_LEVEL="WARNING")
+        # one database for the nodes of a test: a schema of its own on DATABASE_URL's PostgreSQL (dropped with the
+        # test's keys), else a SQLite file in the test's folder
+        if os.environ.get("DATABASE_URL"):
+            env["BILLAR_DATABASE_SCHEMA"] = schema_of(self.prefix)
+        else:
+            env["DATABASE_URL"] = f"sqlite+aiosqlite:///{os.path.join(tmp, 'billar-' + self.prefix.strip(':') + '.db')}"
+        env.update(self.env)
         self.stderr_path = os.path.join(tmp, f"{self.name}.err")
-        err = open(self.stderr_path, "w")
-        self.proc = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--port", "0"], cwd=ROOT, env=env,
-                                     stdout=subprocess.PIPE, stderr=err, text=True)
+        err = open(self.stderr_path, "a")
+        self.paused = False
+        self.proc = subprocess.Popen([sys.executable, "-m", "server.cli", "serve", "--port", str(port)] + self.args,
+                                     cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=err, text=True)
         err.close()
         line = await asyncio.wait_for(asyncio.to_thread(self.proc.stdout.readline), 60)
         m = re.search(r":(\d+) ", line)
@@ -68,6 +97,16 @@ class Node:
 
     def term(self) -> None:
         self.proc.send_signal(signal.SIGTERM)
+
+    def pause(self) -> None:
+        """SIGSTOP: the process stands still (its sockets stay open, nothing is read, its leases run out)."""
+        self.proc.send_signal(signal.SIGSTOP)
+        self.paused = True
+
+    def cont(self) -> None:
+        """SIGCONT: a paused process goes on from where it stood."""
+        self.proc.send_signal(signal.SIGCONT)
+        self.paused = False
 
     async def wait(self, timeout: float = 40.0) -> int:
         return await asyncio.to_thread(self.proc.wait, timeout)
@@ -93,6 +132,8 @@ async def start_nodes(redis_url: str, prefix: str, tmp: str, names: List[str]) -
 def stop_nodes(nodes: List[Node]) -> None:
     for n in nodes:
         if n.alive():
+            if n.paused:
+                n.cont()
             n.proc.send_signal(signal.SIGTERM)
     for n in nodes:
         if n.proc is not None:

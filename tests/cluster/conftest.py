@@ -10,7 +10,7 @@ import pytest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "server"))  # harness.py, test_server_games.py
 
-from harness import delete_prefix  # noqa: E402
+from harness import delete_prefix, drop_schema  # noqa: E402
 from server.embedded import start_embedded  # noqa: E402
 
 BACKENDS = ["embedded"] + (["redis_url"] if os.environ.get("REDIS_URL") else [])
@@ -36,3 +36,7 @@ def prefix(redis_url):
     p = f"cl-{uuid.uuid4().hex[:10]}:"
     yield p
     delete_prefix(redis_url, p)
+    if os.environ.get("DATABASE_URL"):
+        from cluster_harness import schema_of
+
+        drop_schema(os.environ["DATABASE_URL"], schema_of(p))

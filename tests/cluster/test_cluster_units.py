@@ -3,30 +3,23 @@ order, no duplicates, gaps sent for recovery; the stream frame format."""
 
 import pytest
 
-from server import cluster as K
-from server import feed
+from server.cluster.node import Node
+from server.cluster.relay import Relay
 from server.config import Settings
-from server.feed import PLAYER, SPECTATOR
 from server.metrics import Metrics
 from server.store import frame_stream, unframe_stream
+from server.table import feed
+from server.table.feed import PLAYER, SPECTATOR
 
 
 class FakeSession:
+    """A local connection's backpressure as the relay sees it (Connection.offer): a player behind is skipped."""
+
     def __init__(self, name):
         self.name, self.ws, self.closing, self.tokens, self.behind = name, name, False, {}, set()
-        self.dropped = False
 
-    def is_behind(self, table):
-        return table in self.behind
-
-    def overflowing(self):
-        return False
-
-    def drop_slow(self):
-        self.dropped = True
-
-    def fall_behind(self, table):
-        self.behind.add(table)
+    def offer(self, table, role):
+        return table not in self.behind
 
 
 class FakeCluster:
@@ -40,13 +33,13 @@ class FakeCluster:
 @pytest.fixture
 def sent(monkeypatch):
     out = []
-    monkeypatch.setattr(feed, "broadcast", lambda targets, data: out.extend((t, data) for t in targets))
+    monkeypatch.setattr(feed, "broadcast_binary", lambda targets, data: out.extend((t, data) for t in targets))
     return out
 
 
 def test_relay_holds_orders_and_deduplicates(sent):
     cl = FakeCluster()
-    r = K.Relay(cl, "T", "n1")
+    r = Relay(cl, "T", "n1")
     a, b = FakeSession("a"), FakeSession("b")
     r.member(a, PLAYER)[1] = 3  # a has everything up to v3
     r.member(b, SPECTATOR)  # b's watch is being answered: nothing for it yet
@@ -69,7 +62,7 @@ def test_relay_holds_orders_and_deduplicates(sent):
 
 def test_relay_history_is_bounded_and_behind_players_are_skipped(sent):
     cl = FakeCluster()
-    r = K.Relay(cl, "T", "n1")
+    r = Relay(cl, "T", "n1")
     a = FakeSession("a")
     r.member(a, PLAYER)[1] = 0
     for v in range(1, 8):
@@ -77,7 +70,7 @@ def test_relay_history_is_bounded_and_behind_players_are_skipped(sent):
     assert sorted(r.history) == [4, 5, 6, 7] and len(sent) == 7
     a.behind.add("T")  # its buffer overflowed: no stream until the owner's snapshot
     r.on_frame(8, b"m8")
-    assert len(sent) == 7 and cl.metrics.dropped.get() == 1
+    assert len(sent) == 7
     r.on_frame(2, b"old")  # older than the history: ignored
     assert 2 not in r.history
 
@@ -103,16 +96,18 @@ def bare_cluster(rows):
     """A Cluster with just what gap recovery uses: a store that holds ``rows`` (the persisted history)."""
     import asyncio
 
-    c = K.Cluster.__new__(K.Cluster)
+    c = Node.__new__(Node)
     c.settings, c.metrics, c.store = Settings(history_len=4), Metrics(), FakeStore(rows)
-    c._stop, c._bg, c.relays, c.resyncs = asyncio.Event(), set(), {}, []
+    from server.tasks import Background
+
+    c._stop, c._bg, c.relays, c.resyncs = asyncio.Event(), Background(), {}, []
     c.request_resync = lambda session, tid: c.resyncs.append((session.name, tid))
     return c
 
 
 async def test_a_gap_is_refilled_from_history_or_replaced_by_a_snapshot(sent):
     c = bare_cluster([(v, f"m{v}".encode()) for v in range(5, 9)])  # the history kept: v5..v8
-    r = K.Relay(c, "T", "n1")
+    r = Relay(c, "T", "n1")
     r.fresh = False
     near, far = FakeSession("near"), FakeSession("far")
     r.member(near, SPECTATOR)[1] = 4  # missed v5..v8 while cut off: all in the history

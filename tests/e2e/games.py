@@ -154,13 +154,14 @@ def play_straight_pool(A: ClientPage, B: ClientPage, watchers: Sequence[ClientPa
                 apex = table.foot_spot
                 phi = math.degrees(math.atan2(apex[1] - cue[1], apex[0] - cue[0]))
                 P.set_stroke(phi, 2.0)
-                # the break is shot by pulling the cue back from the cue ball (7.5 of 8 m/s: 0.9375 of a full pull)
-                P.pull_back_shot(0.9375)
+                # the break is shot by pulling the cue back from the cue ball, as far as a cue speed of 7.5 m/s
+                P.pull_back_shot(P.pull_for(7.5))
                 facts["pull_backs"] += 1
                 facts["strokes"] += 1
                 nv = next_version(everyone, v)
                 played = A.debug()["lastStroke"]["shots"][0]["stroke"]
-                assert abs(played["V0"] - 7.5) < 0.1 and abs(played["phi_deg"] - round(phi, 6)) < 1e-6, played
+                # (one pixel of pull is 0.15 m/s of cue speed in the break quarter of the travel)
+                assert abs(played["V0"] - 7.5) < 0.3 and abs(played["phi_deg"] - round(phi, 6)) < 1e-6, played
                 wait_all(everyone, nv)
                 after = A.debug()
                 facts["log"].append((after["state"]["phase"], after["state"]["scoreboard"].get("scores"), (after["lastRuling"] or {}).get("text")))

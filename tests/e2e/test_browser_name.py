@@ -1,5 +1,6 @@
 """A name the server refuses (an invisible bidi override) does not leave the page stuck connecting:
-the page says so and plays as the server's guest name."""
+the page says so and plays as the server's guest name. A rename the server refuses (a reserved name), or one
+over the limit, does not stay in the Name box."""
 
 from __future__ import annotations
 
@@ -17,3 +18,33 @@ def test_a_refused_name_connects_as_a_guest_and_says_why(browser, live_server):
     P.page.click("#create-btn")
     P.wait_table()
     assert P.debug()["mySeat"] == 0
+
+
+def test_a_refused_name_does_not_stay_in_the_box(browser, live_server):
+    P = new_page(browser, live_server, "Xena")
+    P.open()
+    assert P.page.evaluate("window.billar.playerName") == "Xena"
+    box = P.page.locator("#player-name")
+    # a reserved name: the server refuses the rename; the box shows the name still in use
+    box.fill("Computer (level 5)")
+    box.press("Enter")
+    P.page.wait_for_function("() => (window.__errorToasts || []).some(t => t.includes('reserved'))", timeout=15000)
+    P.page.wait_for_function("() => document.querySelector('#player-name').value === 'Xena'", timeout=5000)
+    assert P.page.evaluate("window.billar.playerName") == "Xena"
+    # a name over the limit is refused with a message, not cut to the limit and sent
+    long = "Y" * 40
+    box.fill(long)
+    assert box.input_value() == long  # nothing cuts it while typing
+    box.press("Enter")
+    P.page.wait_for_function("() => (window.__errorToasts || []).some(t => t.includes('at most 32 characters'))",
+                             timeout=5000)
+    assert box.input_value() == "Xena"
+    P.page.wait_for_timeout(500)
+    assert P.page.evaluate("window.billar.playerName") == "Xena"
+    # a good name still goes through
+    box.fill("Xena2")
+    box.press("Enter")
+    P.page.wait_for_function("() => window.billar.playerName === 'Xena2'", timeout=10000)
+    P.page.reload()
+    P.wait_connected()
+    assert box.input_value() == "Xena2"

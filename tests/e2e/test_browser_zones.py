@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from e2e_driver import FELT
+from e2e_driver import CLOTH_TOL, FELT
 from test_browser_straight_pool import new_page
 
 
@@ -29,7 +29,7 @@ def test_balkline_and_corner_zone_lines(browser, live_server, artifacts):
         on = P.pixel_at_world(x, y)
         assert lighter(on, FELT), f"no chalk line at {(x, y)}: {on}"
         off = P.pixel_at_world(x + 0.03, y + 0.03)
-        assert max(abs(a - b) for a, b in zip(off, FELT)) <= 6, f"felt expected at {(x + 0.03, y + 0.03)}: {off}"
+        assert max(abs(a - b) for a, b in zip(off, FELT)) <= CLOTH_TOL, f"felt expected at {(x + 0.03, y + 0.03)}: {off}"
     P.page.screenshot(path=os.path.join(artifacts, "balkline-47-2.png"))
     # straight rail: the corner zones' diagonal lines (no balk lines)
     P.page.goto(f"{live_server.url}/#/")
@@ -48,5 +48,5 @@ def test_balkline_and_corner_zone_lines(browser, live_server, artifacts):
     (a, b), = chalk
     mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
     assert lighter(P.pixel_at_world(*mid), FELT), "no corner-zone line"
-    assert max(abs(p - q) for p, q in zip(P.pixel_at_world(0.47, W * 0.4), FELT)) <= 6, "no balk line in straight rail"
+    assert max(abs(p - q) for p, q in zip(P.pixel_at_world(0.47, W * 0.4), FELT)) <= CLOTH_TOL, "no balk line in straight rail"
     assert not P.errors, P.errors

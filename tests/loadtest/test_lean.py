@@ -8,11 +8,11 @@ import os
 import subprocess
 import sys
 
-from loadtest.serverproc import ROOT, metrics, start_server, stop_server, wait_empty
+from loadtest.serverproc import ROOT, free_port, metrics, start_server, stop_server, wait_empty
 
 
 def test_lean_generator_step_and_server_back_to_empty(tmp_path):
-    port = 8797
+    port = free_port()
     server = start_server(port, str(tmp_path / "redis"), log_path=str(tmp_path / "server.log"), grace_s=2.0)
     try:
         out = subprocess.run([sys.executable, os.path.join(ROOT, "loadtest", "lean.py"), "--port", str(port), "--server-pid",

@@ -253,3 +253,34 @@ def test_random_play_through_the_physics_keeps_the_game_sound(which, actions, se
 @given(which=st.integers(0, len(CONFIGS) - 1), actions=st.lists(action, min_size=1, max_size=80), seed=st.integers(0, 9999))
 def test_soak_random_play_through_the_physics(which, actions, seed):
     test_random_play_through_the_physics_keeps_the_game_sound.hypothesis.inner_test(which, actions, seed)
+
+
+def test_scores_now_is_the_scoreboards_scores_in_every_discipline():
+    """The cheap ``scores_now`` the server's lobby reads equals the scoreboard's scores, through whole games."""
+    import random
+
+    from physics import Shot, simulate
+    from rules.registry import new_game
+
+    rng = random.Random(5)
+    for name in ("straight_pool", "three_cushion", "libre", "balkline_47_2", "pentathlon"):
+        g = new_game(name, {"lag_mode": "random"} if name != "straight_pool" else {"breaker": 0, "target_points": 3}, 3)
+        for _ in range(40):
+            assert g.scores_now() == list(g.scoreboard()["scores"]), name
+            if g.over:
+                break
+            legal = g.legal_actions()
+            if legal.get("decisions"):
+                d = legal["decisions"][0]
+                g.apply_decision(g.to_act, d["name"], d["args"][0] if d["args"] else None)
+                continue
+            shoot = legal.get("shoot") or {}
+            if not shoot or shoot.get("lag"):
+                break
+            cue = (0.3, 0.6) if shoot.get("in_hand") else None
+            call = {"safety": True} if shoot.get("call") == "required" else None
+            layout = g.prepare_shot(g.to_act, call, cue)
+            sim = simulate(g.table, layout, Shot(cue_ball=shoot["cue_ball"], phi_deg=rng.uniform(0, 360),
+                                                 V0=rng.uniform(0.5, 4.0)))
+            g.apply_shot(g.to_act, call, sim)
+        assert g.scores_now() == list(g.scoreboard()["scores"]), name

@@ -539,7 +539,9 @@ def test_S27_reaching_the_target():
     g = game_at(mid_rack({8: (2.3, 0.5)}), scores=(148, 90))
     r = shoot(g, 0, {"ball": 3, "pocket": "SR"}, [("ball_ball", 0, 3), ("ball_ball", 3, 8), ("ball_pocket", 3, "SR"), ("ball_pocket", 8, "FL")])
     assert r["scores"] == [150, 90] and r["game_over"] is True and r["winner"] == 0
-    assert g.over and g.result == {"winner": 0, "scores": [150, 90], "reason": "target"}
+    # the statistics count what was played from the set-up position: one inning of 2 points for A
+    assert g.over and g.result == {"winner": 0, "scores": [150, 90], "reason": "target", "points": [2, 0],
+                                   "innings_total": [1, 0], "high_runs": [2, 0], "averages": [2.0, 0.0]}
     assert r["next_player"] is None and g.legal_actions()["shoot"] is None
     with pytest.raises(IllegalAction) as e:
         g.prepare_shot(1, {"ball": 5, "pocket": "FL"})

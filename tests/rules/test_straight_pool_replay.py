@@ -54,7 +54,10 @@ def test_recorded_game_json_lines(record):
     objs = [json.loads(line) for line in out.getvalue().splitlines()]
     assert len(objs) == len(record["strokes"]) + 1
     assert [o["index"] for o in objs[:-1]] == list(range(len(record["strokes"])))
-    assert objs[-1] == {"final": True, "scores": [14, 20], "over": True, "result": {"winner": 1, "scores": [14, 20], "reason": "target"}, "differences": 0}
+    assert objs[-1] == {"final": True, "scores": [14, 20], "over": True, "result": {
+        "winner": 1, "scores": [14, 20], "reason": "target",
+        # the game's statistics (R25, R27): points before penalties, innings, high runs, points per inning
+        "points": [17, 21], "innings_total": [5, 5], "high_runs": [8, 15], "averages": [3.4, 4.2]}, "differences": 0}
     for o, e in zip(objs, record["strokes"]):
         if "ruling" in e:
             assert o["ruling"]["scores"] == e["ruling"]["scores"] and o["ruling"]["foul"] == e["ruling"]["foul"]

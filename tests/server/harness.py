@@ -143,3 +143,87 @@ def delete_prefix(url: str, prefix: str) -> None:
             r.delete(*keys)
     finally:
         r.close()
+
+
+def drop_schema(url: str, schema: str) -> None:
+    """Drop PostgreSQL schema ``schema`` (a test's own) of the database at ``url`` (an asyncpg SQLAlchemy URL)."""
+    import asyncio
+
+    import asyncpg
+    from sqlalchemy.engine import make_url
+
+    u = make_url(url)
+
+    async def run():
+        conn = await asyncpg.connect(host=u.host, port=u.port or 5432, user=u.username, password=u.password,
+                                     database=u.database)
+        try:
+            await conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+        finally:
+            await conn.close()
+
+    asyncio.run(run())
+
+
+async def next_of(client: Client, type_: str, timeout: float = 15.0) -> Dict[str, Any]:
+    """The next message of ``type_`` (the ones before it are skipped)."""
+    while True:
+        m = await client.recv(timeout)
+        if m["type"] == type_:
+            return m
+
+
+async def logged_in(port: int, username: str, password: str = "correct horse 1") -> Client:
+    """A newly registered player's WebSocket client on the server at ``port``: registered by
+    ``POST /api/account/register`` and greeted with the session cookie on the handshake (same origin)."""
+    import json
+
+    st, headers, body = await http_request(port, "POST", "/api/account/register",
+                                           json.dumps({"username": username, "password": password}).encode(),
+                                           {"Content-Type": "application/json"})
+    assert st == 201, body
+    cookie = headers["set-cookie"][0].split(";")[0]
+    ws = await ws_connect(f"ws://127.0.0.1:{port}/ws", compression=None, max_size=None,
+                          additional_headers={"Cookie": cookie, "Origin": f"http://127.0.0.1:{port}"})
+    c = Client(ws, username)
+    await c.send(I.Hello(protocol=protocol.PROTOCOL_VERSION))
+    c.welcome = await c.expect("welcome")
+    assert c.welcome["account"]["name"] == username
+    c.cookie = cookie
+    return c
+
+
+async def rated_table(port: int, discipline: str, config: dict, names=("Ann", "Bob")):
+    """Two newly registered players at a rated table of the server at ``port``, seats 0 and 1:
+    returns (a, b, table id, token a, token b); the join traffic is left unread."""
+    a = await logged_in(port, names[0])
+    b = await logged_in(port, names[1])
+    await a.send(I.CreateTable(discipline=discipline, config=config, rated=True))
+    sa = await a.expect("seated", seat=0)
+    await b.send(I.Join(table=sa["table"]))
+    sb = await b.expect("seated", seat=1)
+    return a, b, sa["table"], sa["token"], sb["token"]
+
+
+async def http_request(port: int, method: str, path: str, body: bytes = b"", headers=None):
+    """One raw HTTP/1.1 request; returns (status, headers dict (lower-case, Set-Cookie as a list), body bytes)."""
+    r, w = await asyncio.open_connection("127.0.0.1", port)
+    head = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", f"Content-Length: {len(body)}"]
+    for k, v in (headers or {}).items():
+        head.append(f"{k}: {v}")
+    w.write(("\r\n".join(head) + "\r\n\r\n").encode() + body)
+    await w.drain()
+    raw = await asyncio.wait_for(r.read(), 10)
+    w.close()
+    top, _, payload = raw.partition(b"\r\n\r\n")
+    lines = top.decode("latin-1").split("\r\n")
+    status = int(lines[0].split()[1])
+    hdrs: Dict[str, Any] = {"set-cookie": []}
+    for line in lines[1:]:
+        k, _, v = line.partition(":")
+        k = k.strip().lower()
+        if k == "set-cookie":
+            hdrs[k].append(v.strip())
+        else:
+            hdrs[k] = v.strip()
+    return status, hdrs, payload

@@ -210,7 +210,9 @@ async def test_lobby_follows_what_it_shows_scores_at_most_every_lobby_update_s(m
     waited = asyncio.get_running_loop().time() - joined
     assert up["table"]["table"] == tid and up["table"]["status"] == "playing"
     assert up["table"]["scores"] == scores
-    assert 1.5 <= waited < 1.5 + 1.5, waited  # not with the stroke: once lobby_update_s had passed (housekeeping 0.5 s)
+    # not with the stroke: once lobby_update_s had passed since the "playing" entry was written (housekeeping 0.5 s);
+    # both times are receipts here, so the delivery of the first may have taken a few ms longer than the second's
+    assert 1.5 - 0.05 <= waited < 1.5 + 1.5, waited
     assert up["table"]["v"] == stroke["v"]
     # the opponent accepts the table after the foul: a new version, nothing the lobby shows changes, no lobby message
     await b.expect("stroke")

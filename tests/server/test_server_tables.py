@@ -6,8 +6,12 @@ import time
 import pytest
 
 from harness import STROKE, any_action, metrics, open_client, table_with_two, wait_for
+import protocol
+from physics import get_table
 from protocol import inbound as I
 from protocol.errors import CloseCode
+
+LOG_NAMES = tuple({v: k for k, v in m.items()} for m in protocol.preset_ids(get_table("pool-9ft").to_json()))
 
 POOL = {"breaker": 0, "target_points": 5}  # seat 0 breaks: no lag
 BREAK = dict(STROKE, V0=2.0)
@@ -61,7 +65,7 @@ async def test_stroke_broadcast_sequence_numbers_and_spectator_bytes(server):
     assert a.raw[-1] == b.raw[-1]  # one encoding, the same bytes for everyone
     assert sa["shots"] == [{"seat": 0, "seq": 7, "stroke": BREAK, "call": None, "cue_ball": list(KITCHEN)}]
     assert sa["ruling"]["player"] == 0 and sa["state"]["to_act"] == sa["ruling"]["next_player"]
-    assert sa["log"]["table"] == "pool-9ft" and len(sa["log"]["events"]) > 3
+    assert sa["log"]["table"] == "pool-9ft" and len(protocol.decode_log(sa["log"], *LOG_NAMES)["events"]) > 3
     assert sa["log"]["initial"][-3:] == [0, KITCHEN[0], KITCHEN[1]] or 0 in sa["log"]["initial"][::3]
     # the same sequence number again: answered once, never played twice
     await a.send(I.Shot(table=tid, token=ta, seq=7, stroke=BREAK, cue_ball=KITCHEN))
@@ -353,12 +357,12 @@ async def test_a_fault_rolls_the_shot_clock_back_to_the_turn_it_was_in(server):
     a, b, tid, ta, tb = await table_with_two(server, config=cfg)
     deadline = (await snapshot_of(a, tid))["clock"]["deadline"]
     actor = server.tables[tid]
-    turn = actor._turn
+    turn = actor.clock.turn
     await asyncio.sleep(1.0)
     actor.state_view = failing_once(actor.state_view)
     await a.send(I.Shot(table=tid, token=ta, seq=1, stroke=BREAK, cue_ball=KITCHEN))
     await a.expect("error", code="internal", table=tid)
-    assert actor._turn == turn
+    assert actor.clock.turn == turn
     w = await open_client(server, "wat")
     await w.send(I.Watch(table=tid))
     snap = await w.expect("table_snapshot", v=2)

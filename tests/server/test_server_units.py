@@ -6,7 +6,7 @@ from server.config import from_env
 from server.metrics import Metrics, parse_text
 from server.ratelimit import TokenBucket
 from server.store import TableWrite
-from server.table import lag_cue_ball
+from server.table.play import lag_cue_ball
 
 
 def test_lag_cue_ball_from_either_form_of_lag_balls():

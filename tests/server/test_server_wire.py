@@ -53,6 +53,8 @@ async def test_malformed_frames_get_errors_while_the_table_plays_on(server):
         (msgpack.packb({"type": "chat", "table": tid, "text": "é" * 2000}), "bad_field", "text"),
         (msgpack.packb({"type": "teleport", "table": tid}), "unknown_type", "type"),
         (msgpack.packb([1, 2, 3]), "not_a_map", None),
+        (msgpack.packb({"table": tid}), "missing_field", "type"),  # a map, but no type: not "not a map"
+        (msgpack.packb({"type": 7}), "bad_field", "type"),
         (msgpack.packb(shot(extra={"deep": [1, 2]})), "unknown_field", "extra"),
     ]
     for data, code, field in cases:

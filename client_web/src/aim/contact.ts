@@ -192,3 +192,39 @@ export function placeInHand(want: Vec2, R: number, p: Preset, region: InHandRegi
   }
   return placementProblem([x, y], R, p, region, others) === null ? [x, y] : null;
 }
+
+/** A straight path of a ball's centre for the aim aid (m). */
+export interface AidLine {
+  from: Vec2;
+  to: Vec2;
+  /** what ends it: the first cushion (or ball, or pocket) in the way */
+  end: Contact["kind"];
+}
+
+/**
+ * The aim aid beyond the first contact, for a cue ball aimed at `phiDeg` that meets a ball (the
+ * contact `c` of `firstContact`): the object ball's direction (the line of centres) and the cue
+ * ball's tangent line after the contact for a stun shot (the 90-degree rule: no spin, equal
+ * masses, no throw), each up to the first cushion, ball or pocket in its way. Straight-line
+ * geometry only: follow, draw, throw and squirt bend the real paths. `others` are the other balls
+ * on the table (the object ball among them, the cue ball not). Null unless `c` is a ball contact.
+ */
+export function aimAid(c: Contact, phiDeg: number, R: number, others: Map<number, Vec2>, p: Preset): { object: AidLine; tangent: AidLine | null } | null {
+  if (c.kind !== "ball" || c.ball === undefined || !c.objectDir) return null;
+  const q = others.get(c.ball);
+  if (!q) return null;
+  const rest = new Map(others);
+  rest.delete(c.ball);
+  const n = c.objectDir;
+  const deg = (v: Vec2) => (Math.atan2(v[1], v[0]) * 180) / Math.PI;
+  const ob = firstContact(q, deg(n), R, rest, p);
+  const object: AidLine = { from: q, to: ob.at, end: ob.kind };
+  const phi = (phiDeg * Math.PI) / 180;
+  const d: Vec2 = [Math.cos(phi), Math.sin(phi)];
+  const dn = d[0] * n[0] + d[1] * n[1];
+  const t: Vec2 = [d[0] - dn * n[0], d[1] - dn * n[1]];
+  const tl = Math.hypot(t[0], t[1]);
+  if (tl < 1e-6) return { object, tangent: null }; // a full hit: the cue ball stops (stun)
+  const cb = firstContact(c.at, deg([t[0] / tl, t[1] / tl]), R, rest, p);
+  return { object, tangent: { from: c.at, to: cb.at, end: cb.kind } };
+}

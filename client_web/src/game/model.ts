@@ -5,13 +5,16 @@
  */
 
 import { ShotLog, clothOf, presetNames, PresetNames } from "../physics/shotlog";
+import { GameHistory, entryFromRuling, entryFromStroke } from "./history";
 import type { Cloth } from "../physics/motion";
 import type {
   ChatLine,
   Clock,
   GameState,
   PlayedShot,
+  PracticeInfo,
   Preset,
+  RatingChange,
   Ruling,
   SeatEntry,
   StreamMsg,
@@ -39,7 +42,8 @@ export type ApplyResult =
   | { kind: "ruling" }
   | { kind: "seats" }
   | { kind: "chat"; line: ChatLine }
-  | { kind: "rematch" };
+  | { kind: "rematch" }
+  | { kind: "position" };
 
 export class TableModel {
   v = -1;
@@ -53,6 +57,9 @@ export class TableModel {
   names!: PresetNames;
   isPrivate = false;
   seats: (SeatEntry | null)[] = [null, null];
+  /** the names of the current game's players, kept when a seat is given up (a player who left a game is still
+   * its player: the history, the rulings and the summary name them) */
+  private gameNames: (string | null)[] = [null, null];
   spectators = 0;
   state!: GameState;
   clock: Clock | null = null;
@@ -60,6 +67,14 @@ export class TableModel {
   rematch: boolean[] = [false, false];
   lastStroke: PlayedStroke | null = null;
   lastRuling: Ruling | null = null;
+  /** the table's games count for ratings */
+  rated = false;
+  /** a rated game's rating changes, once the server has recorded the game (`game_rated`) */
+  ratedResult: { game: number; ratings: RatingChange[] } | null = null;
+  /** a practice table's entry (null at a game table) */
+  practice: PracticeInfo | null = null;
+  /** the strokes and rulings of the current game, oldest first */
+  readonly history = new GameHistory();
 
   constructor(readonly id: string) {}
 
@@ -95,6 +110,9 @@ export class TableModel {
         this.lastStroke = stroke;
         this.lastRuling = m.ruling;
         this.rematch = [false, false];
+        if (m.practice) this.practice = m.practice;
+        if (m.game !== this.history.game) this.history.load(m.game, undefined, wasLag);
+        this.history.append(entryFromStroke(m, stroke.log, wasLag, this.history.nextIndex(), this.preset));
         return { kind: "stroke", stroke };
       }
       case "ruling":
@@ -103,9 +121,12 @@ export class TableModel {
         this.stateV = m.v;
         this.clock = m.clock;
         this.lastRuling = m.ruling;
+        if (m.game !== this.history.game) this.history.load(m.game, undefined);
+        this.history.append(entryFromRuling(m, this.history.nextIndex()));
         return { kind: "ruling" };
       case "seats":
         this.seats = m.seats;
+        this.noteNames(false);
         if (m.clock !== undefined) this.clock = m.clock;
         return { kind: "seats" };
       case "chat": {
@@ -117,6 +138,14 @@ export class TableModel {
       case "rematch":
         this.rematch = m.offers;
         return { kind: "rematch" };
+      case "position":
+        // a practice table's placement, undo, redo or reset: a new position without a stroke
+        this.state = m.state;
+        this.stateV = m.v;
+        this.practice = m.practice;
+        this.lastStroke = null;
+        this.lastRuling = null;
+        return { kind: "position" };
     }
     return { kind: "ignored" };
   }
@@ -138,10 +167,51 @@ export class TableModel {
     this.clock = m.clock;
     this.chat = [...m.chat];
     this.rematch = m.rematch;
+    this.rated = m.rated === true;
+    this.practice = m.practice ?? null;
+    this.ratedResult = Array.isArray(m.rated_result) && m.rated_result.length ? { game: m.game, ratings: m.rated_result } : newGame ? null : this.ratedResult;
     if (newGame) {
       this.lastStroke = null;
       this.lastRuling = null;
     }
+    // without a history from the server, a snapshot of the lag is still the start of the game
+    this.history.load(m.game, m.history, m.state.phase === "lag");
+    // a snapshot with a history shows the last ruling of the game too (a reload, a late spectator)
+    if (!this.lastRuling && this.history.entries.length) this.lastRuling = this.history.entries[this.history.entries.length - 1].ruling;
+    this.noteNames(newGame);
+  }
+
+  /** Keep the seated players' names as the current game's (a new game starts from the seats alone). */
+  private noteNames(newGame: boolean): void {
+    this.gameNames = [0, 1].map((s) => {
+      const n = this.seats[s]?.name;
+      return typeof n === "string" && n ? n : newGame ? null : this.gameNames[s] ?? null;
+    });
+  }
+
+  /** The name of seat `s`'s player in the current game: the seated player's, else the one who left it, else
+   * the name in the game's rating changes, else "Player 1" / "Player 2". */
+  playerName(s: number): string {
+    const n = this.seats[s]?.name || this.gameNames[s] || this.ratingChangeOf(s)?.name;
+    return typeof n === "string" && n ? n : `Player ${s + 1}`;
+  }
+
+  /** Both players' names (see `playerName`), for the words of rulings and history entries. */
+  playerNames(): string[] {
+    return [this.playerName(0), this.playerName(1)];
+  }
+
+  /** A `game_rated` message (not versioned): kept when it names this table's current game. */
+  applyRated(game: number, ratings: RatingChange[]): boolean {
+    if (!Array.isArray(ratings) || game !== this.game) return false;
+    this.ratedResult = { game, ratings };
+    return true;
+  }
+
+  /** The rating change of seat `s` in the current game, if the server has told it. */
+  ratingChangeOf(s: number): RatingChange | null {
+    if (!this.ratedResult || this.ratedResult.game !== this.game) return null;
+    return this.ratedResult.ratings.find((r) => r.seat === s) ?? null;
   }
 
   /** Ball id -> [x, y] of the current position. */

@@ -56,6 +56,19 @@ export class Connection {
     this.ws?.close(CloseCode.NORMAL);
   }
 
+  /** Open a new connection now (after a login or logout: the new `hello` carries the session cookie). */
+  reconnect(): void {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    const old = this.ws;
+    this.ws = null; // its close event is ignored (onclose checks this.ws)
+    this.greeted = false;
+    this.everGreeted = false; // a new connection, not a recovered one: "Connecting...", then "Connected"
+    old?.close(CloseCode.NORMAL);
+    this.stopped = false;
+    this.open();
+  }
+
   /** Drop the socket as a network failure would (used by the "reconnect" control and tests). */
   drop(): void {
     this.ws?.close(4999, "client dropped the connection");

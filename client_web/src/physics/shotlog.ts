@@ -4,51 +4,20 @@
  * changed it (or its initial rest position), evolved by the closed-form motion for the time since.
  *
  * Two input shapes are read:
- * - the wire log of protocol/eventlog.py: {"table", "initial": [id, x, y, ...], "events": [[t, kind,
- *   balls, where, [id, state, x, y, vx, vy, wx, wy, wz, ...]], ...], "final": [id, state, x, y, ...],
- *   "capped"} with kind and state as integer codes;
+ * - the wire log of protocol/eventlog.py, either format (./wirelog.ts reads it);
  * - the JSON of physics.events.SimResult.to_json(): {"table", "initial": {id: [x, y]}, "events":
  *   [{"t", "kind", "balls", "cushion", "pocket", "states": {id: {"state", "r", "v", "w"}}}], "final": {...}}.
  */
 
-import { Ball, Cloth, POCKETED, STATIONARY, copyBall, enterNextState, evolve, evolveState, stateCode, transitionTime, STATE_NAMES } from "./motion";
+import { Ball, Cloth, POCKETED, STATIONARY, copyBall, enterNextState, evolve, evolveState, stateCode, transitionTime } from "./motion";
+import { ShotEvent, PresetNames, atRest, decodeWireLog } from "./wirelog";
 
-/** Event kinds, index = wire code (protocol/eventlog.py EVENT_KINDS). */
-export const EVENT_KINDS = [
-  "strike",
-  "ball_ball",
-  "ball_cushion",
-  "ball_pocket",
-  "slide_to_roll",
-  "slide_to_spin",
-  "slide_to_rest",
-  "roll_to_spin",
-  "roll_to_rest",
-  "spin_to_rest",
-  "event_cap",
-  "off_table",
-] as const;
-
-export const STATE_WIDTH = 9; // numbers per ball state in a wire event
-
-export interface ShotEvent {
-  t: number;
-  kind: string;
-  balls: number[];
-  /** cushion or pocket id of the preset (wire logs), else null */
-  where: number | null;
-  cushion: string | null;
-  pocket: string | null;
-  states: Map<number, Ball>;
-}
+export { EVENT_KINDS, STATE_WIDTH, presetNames } from "./wirelog";
+export type { ShotEvent, PresetNames } from "./wirelog";
 
 interface Segment {
   t: number;
   b: Ball;
-}
-
-function atRest(x: number, y: number): Ball {
-  return { s: STATIONARY, rx: x, ry: y, vx: 0, vy: 0, wx: 0, wy: 0, wz: 0 };
 }
 
 function num(v: unknown, what: string): number {
@@ -56,26 +25,12 @@ function num(v: unknown, what: string): number {
   return v;
 }
 
-/** Names for ids, from the preset (Table.to_json()): cushions and jaws share one id space. */
-export interface PresetNames {
-  cushions: Map<number, string>;
-  pockets: Map<number, string>;
-}
-
-export function presetNames(preset: { cushions?: { id: number; name: string }[]; jaws?: { id: number; name: string }[]; pockets?: { id: number; name: string }[] }): PresetNames {
-  const cushions = new Map<number, string>();
-  for (const c of [...(preset.cushions ?? []), ...(preset.jaws ?? [])]) cushions.set(c.id, c.name);
-  const pockets = new Map<number, string>();
-  for (const p of preset.pockets ?? []) pockets.set(p.id, p.name);
-  return { cushions, pockets };
-}
-
 export class ShotLog {
   readonly table: string;
   readonly initial: Map<number, Ball>;
   readonly events: ShotEvent[];
   readonly capped: boolean;
-  private readonly cloth: Cloth;
+  readonly cloth: Cloth;
   private readonly segs = new Map<number, Segment[]>();
 
   constructor(table: string, initial: Map<number, Ball>, events: ShotEvent[], cloth: Cloth, capped = false) {
@@ -97,47 +52,13 @@ export class ShotLog {
     }
   }
 
-  /** A wire log (protocol/eventlog.py). `names` resolves cushion/pocket ids; throws on a malformed log. */
+  /**
+   * A wire log (protocol/eventlog.py, format 1 or 2). `names` resolves cushion/pocket ids; throws on a
+   * malformed log. A format-2 log carries the cloth the server simulated with: it drives the replay.
+   */
   static fromWire(log: any, cloth: Cloth, names?: PresetNames): ShotLog {
-    if (!log || !Array.isArray(log.initial) || !Array.isArray(log.events)) throw new Error("log: not an event log");
-    const ini: unknown[] = log.initial;
-    if (ini.length % 3) throw new Error("log: initial length must be a multiple of 3");
-    const initial = new Map<number, Ball>();
-    for (let i = 0; i < ini.length; i += 3) initial.set(num(ini[i], "ball id"), atRest(num(ini[i + 1], "x"), num(ini[i + 2], "y")));
-    const events: ShotEvent[] = [];
-    for (const ev of log.events as unknown[]) {
-      if (!Array.isArray(ev) || ev.length !== 5) throw new Error("log: an event is [t, kind, balls, where, states]");
-      const [t, kindCode, balls, where, st] = ev;
-      const kind = EVENT_KINDS[num(kindCode, "kind")];
-      if (kind === undefined) throw new Error(`log: unknown event kind ${kindCode}`);
-      if (!Array.isArray(st) || st.length % STATE_WIDTH) throw new Error("log: states length must be a multiple of 9");
-      const states = new Map<number, Ball>();
-      for (let i = 0; i < st.length; i += STATE_WIDTH) {
-        const s = num(st[i + 1], "state");
-        if (!(s >= 0 && s < STATE_NAMES.length)) throw new Error(`log: unknown state code ${s}`);
-        states.set(num(st[i], "ball id"), {
-          s,
-          rx: num(st[i + 2], "x"),
-          ry: num(st[i + 3], "y"),
-          vx: num(st[i + 4], "vx"),
-          vy: num(st[i + 5], "vy"),
-          wx: num(st[i + 6], "wx"),
-          wy: num(st[i + 7], "wy"),
-          wz: num(st[i + 8], "wz"),
-        });
-      }
-      const w = where === null || where === undefined ? null : num(where, "where");
-      events.push({
-        t: num(t, "t"),
-        kind,
-        balls: Array.isArray(balls) ? balls.map((b: unknown) => num(b, "ball id")) : [],
-        where: w,
-        cushion: kind === "ball_cushion" && w !== null ? names?.cushions.get(w) ?? null : null,
-        pocket: kind === "ball_pocket" && w !== null ? names?.pockets.get(w) ?? null : null,
-        states,
-      });
-    }
-    return new ShotLog(String(log.table ?? ""), initial, events, cloth, Boolean(log.capped));
+    const w = decodeWireLog(log, names);
+    return new ShotLog(w.table, w.initial, w.events, w.cloth ?? cloth, w.capped);
   }
 
   /** The JSON of physics.events.SimResult.to_json() (golden files, match records). */
@@ -175,6 +96,32 @@ export class ShotLog {
     }
     if (s.s === STATIONARY || s.s === POCKETED || t <= t0) return s;
     return evolveState(s, t - t0, this.cloth);
+  }
+
+  /** The states that start each piece of `ball`'s motion, in time order (t = 0 for the initial rest). */
+  timeline(ball: number): readonly { t: number; b: Ball }[] {
+    return this.segs.get(ball) ?? [];
+  }
+
+  /** Time (s) at which `ball` comes to rest (or is pocketed, or stops being logged). */
+  restTime(ball: number): number {
+    const segs = this.segs.get(ball);
+    if (!segs) return 0;
+    const last = segs[segs.length - 1];
+    return last.t + timeToRest(last.b, this.cloth);
+  }
+
+  /** State of `ball` just before time `t`: the motion that an event at `t` ends (its pre-impact state). */
+  ballBefore(ball: number, t: number): Ball {
+    const segs = this.segs.get(ball);
+    if (!segs) throw new Error(`ball: unknown ball id ${ball}`);
+    let s = segs[0];
+    for (const seg of segs) {
+      if (seg.t < t) s = seg;
+      else break;
+    }
+    if (s.b.s === STATIONARY || s.b.s === POCKETED || t <= s.t) return s.b;
+    return evolveState(s.b, t - s.t, this.cloth);
   }
 
   /** Time (s) at which `ball` was pocketed, or null. */

@@ -58,16 +58,19 @@ export const out = {
   ping: (t?: number) => ({ type: "ping", t }),
   lobbySubscribe: () => ({ type: "lobby_subscribe" }),
   lobbyUnsubscribe: () => ({ type: "lobby_unsubscribe" }),
-  quickPlay: (discipline: string, config: Record<string, unknown> = {}) => ({ type: "quick_play", discipline, config }),
+  /** `rated`: only logged-in players, paired by rating (false is omitted). */
+  quickPlay: (discipline: string, config: Record<string, unknown> = {}, rated = false) => ({ type: "quick_play", discipline, config, rated: rated || undefined }),
   quickPlayCancel: () => ({ type: "quick_play_cancel" }),
-  /** `computer`: a computer opponent of that level (1..5) takes the other seat; null: none (omitted). */
-  createTable: (discipline: string, config: Record<string, unknown>, isPrivate: boolean, seat: number | null = 0, computer: number | null = null) => ({
+  /** `computer`: a computer opponent of that level (1..5) takes the other seat; null: none (omitted).
+   * `rated`: the games count for ratings (both players logged in; false is omitted). */
+  createTable: (discipline: string, config: Record<string, unknown>, isPrivate: boolean, seat: number | null = 0, computer: number | null = null, rated = false) => ({
     type: "create_table",
     discipline,
     config,
     private: isPrivate,
     seat,
     computer: computer ?? undefined,
+    rated: rated || undefined,
   }),
   join: (table: string, seat?: number) => ({ type: "join", table, seat }),
   watch: (table: string, v?: number) => ({ type: "watch", table, v }),
@@ -88,6 +91,47 @@ export const out = {
   rematchOffer: (table: string, token: string) => ({ type: "rematch_offer", table, token }),
   rematchAccept: (table: string, token: string) => ({ type: "rematch_accept", table, token }),
   chat: (table: string, text: string) => ({ type: "chat", table, text }),
+  /** Change this connection's display name now (validated as in hello); refused with
+   * `game_in_progress` while seated in a game that has started and is not over. */
+  rename: (name: string) => ({ type: "rename", name }),
+  /** A practice table (create_table with `practice`): from a drill, a position code, or the opening (`{}`);
+   * `coach`: a second player may take seat 1 and also place balls and shoot. */
+  createPractice: (discipline: string, practice: { drill?: string; position?: string; coach?: boolean }, isPrivate = false) => ({
+    type: "create_table",
+    discipline,
+    config: {},
+    private: isPrivate,
+    seat: 0,
+    practice,
+  }),
+  /** Practice: the whole layout (ball id -> [x, y] m); a pool object ball left out is taken off. */
+  placeBalls: (table: string, token: string, seq: number, balls: Record<string, Vec2>) => ({ type: "place_balls", table, token, seq, balls }),
+  undo: (table: string, token: string, seq: number) => ({ type: "undo", table, token, seq }),
+  redo: (table: string, token: string, seq: number) => ({ type: "redo", table, token, seq }),
+  /** `to`: "rack" (the opening) or "start" (the table's drill or position). */
+  reset: (table: string, token: string, seq: number, to: "rack" | "start" = "rack") => ({ type: "reset", table, token, seq, to }),
+  /** Practice: the stroke as set, simulated by the server and not played (answered with `preview`). */
+  preview: (table: string, token: string, stroke: Stroke, call?: Call, cueBall?: Vec2) => ({
+    type: "preview",
+    table,
+    token,
+    stroke,
+    call: call ?? undefined,
+    cue_ball: cueBall,
+  }),
+  /** The live aim of the player to act, relayed to the others at the table (at most 10 a second);
+   * `cueBall` the ball in hand's placement, else null. */
+  aim: (table: string, token: string, s: Stroke, cueBall: Vec2 | null) => ({
+    type: "aim",
+    table,
+    token,
+    phi_deg: s.phi_deg,
+    a: s.a,
+    b: s.b,
+    theta_deg: s.theta_deg,
+    V0: s.V0,
+    cue_ball: cueBall,
+  }),
 };
 
 // ----- server -> client --------------------------------------------------------------------
@@ -100,6 +144,8 @@ export interface Welcome {
   name: string;
   ts: number;
   limits: Record<string, unknown>;
+  /** the logged-in account of the session cookie, null (or absent) for a guest */
+  account?: { id: unknown; name: string } | null;
 }
 
 export interface ErrorMsg {
@@ -123,6 +169,16 @@ export interface LobbyEntry {
   spectators: number;
   v: number;
   ts: number;
+  /** the table's games count for ratings (absent from older servers) */
+  rated?: boolean;
+  /** the seated players' ratings in the discipline (null: a guest) */
+  ratings?: (number | null)[];
+  /** the current run of the player at the table (servers with the TV) */
+  run?: number;
+  /** the table's game number, +1 per rematch (servers with the TV) */
+  game?: number;
+  /** a practice table (absent elsewhere) */
+  practice?: boolean;
 }
 
 export interface SeatEntry {
@@ -131,6 +187,37 @@ export interface SeatEntry {
   name: string;
   connected: boolean;
   grace_until: number | null;
+  /** the player's rating in the table's discipline when seated (null: a guest) */
+  rating?: number | null;
+  /** that rating is provisional (RD at least 110: shown "1500?"); null with no rating, absent from older servers */
+  provisional?: boolean | null;
+}
+
+/** One player's rating change of a rated game (`game_rated`, `table_snapshot.rated_result`). */
+export interface RatingChange {
+  seat: number;
+  name: string;
+  before: number;
+  after: number;
+  rd_after: number;
+}
+
+/** A rated game's rating changes, once the database has recorded the game (not versioned). */
+/** Your next tournament game is ready at `table`, your seat `seat` kept for you (docs/protocol.md). */
+export interface TournamentGameMsg {
+  type: "tournament_game";
+  tournament: number;
+  pairing: string;
+  table: string;
+  seat: number;
+  opponent: string | null;
+}
+
+export interface GameRatedMsg {
+  type: "game_rated";
+  table: string;
+  game: number;
+  ratings: RatingChange[];
 }
 
 export interface ShootOptions {
@@ -244,6 +331,14 @@ export interface TableSnapshot {
   clock: Clock | null;
   chat: ChatLine[];
   rematch: boolean[];
+  /** the games count for ratings; the last game's rating changes (absent from older servers) */
+  rated?: boolean;
+  rated_result?: RatingChange[] | null;
+  /** the strokes and rulings of the game so far, oldest first (issue 14; absent from older
+   * servers): {"i", "v", "kind", "seat", "call", "decision", "ruling"} (game/history.ts) */
+  history?: unknown[];
+  /** a practice table's entry (absent at game tables) */
+  practice?: PracticeInfo;
 }
 
 export interface StrokeMsg {
@@ -257,6 +352,8 @@ export interface StrokeMsg {
   ruling: Ruling;
   state: GameState;
   clock: Clock | null;
+  /** at a practice table: its entry after the stroke */
+  practice?: PracticeInfo;
 }
 
 export interface RulingMsg {
@@ -302,7 +399,61 @@ export interface RematchMsg {
   offers: boolean[];
 }
 
-export type StreamMsg = TableSnapshot | StrokeMsg | RulingMsg | SeatsMsg | ChatMsg | RematchMsg;
+/** The reply to `rename`: the name now in use. */
+export interface RenamedMsg {
+  type: "renamed";
+  name: string;
+}
+
+/** The shooter's aim as they move it (not versioned; not part of the stream). */
+export interface AimMsg {
+  type: "aim";
+  table: string;
+  seat: number;
+  phi_deg: number;
+  a: number;
+  b: number;
+  theta_deg: number;
+  V0: number;
+  cue_ball: Vec2 | null;
+}
+
+/** What a practice table is (the practice entry of docs/protocol.md). */
+export interface PracticeInfo {
+  kind: "drill" | "position" | "opening" | string;
+  drill: { id: string; name: string; goal?: string; [k: string]: unknown } | null;
+  start: string | null;
+  /** the code of the position now (null: none) */
+  code: string | null;
+  coach: boolean;
+  undo: number;
+  redo: number;
+}
+
+/** A practice table's position changed without a stroke (place, undo, redo, reset). */
+export interface PositionMsg {
+  type: "position";
+  table: string;
+  v: number;
+  ts: number;
+  game: number;
+  cause: "place" | "undo" | "redo" | "reset" | string;
+  seat: number | null;
+  seq: number | null;
+  state: GameState;
+  practice: PracticeInfo;
+}
+
+/** Private: a stroke simulated from the position of version `v` and not played. */
+export interface PreviewMsg {
+  type: "preview";
+  table: string;
+  v: number;
+  log: any;
+  ruling: Ruling;
+}
+
+export type StreamMsg = TableSnapshot | StrokeMsg | RulingMsg | SeatsMsg | ChatMsg | RematchMsg | PositionMsg;
 
 export type ServerMsg =
   | Welcome
@@ -316,9 +467,14 @@ export type ServerMsg =
   | { type: "left"; table: string }
   | { type: "spectators"; table: string; count: number }
   | { type: "shutdown"; reason: string; retry_ms: number }
+  | RenamedMsg
+  | AimMsg
+  | GameRatedMsg
+  | PreviewMsg
+  | TournamentGameMsg
   | StreamMsg;
 
-export const STREAM_TYPES = new Set(["table_snapshot", "stroke", "ruling", "seats", "chat", "rematch"]);
+export const STREAM_TYPES = new Set(["table_snapshot", "stroke", "ruling", "seats", "chat", "rematch", "position"]);
 
 export const OUTBOUND_TYPES = new Set([
   "welcome",
@@ -338,7 +494,17 @@ export const OUTBOUND_TYPES = new Set([
   "chat",
   "rematch",
   "shutdown",
+  "position",
+  "preview",
 ]);
+
+/**
+ * Message types of issue 14 whose server side is not in protocol/ yet (wire shapes agreed:
+ * `rename` -> `renamed`, `aim` both ways). The client speaks them when the server does and
+ * carries on without them when it answers `unknown_type` (see Capabilities in net/connection.ts).
+ */
+export const PENDING_INBOUND_TYPES = ["aim", "rename"] as const;
+export const PENDING_OUTBOUND_TYPES = ["aim", "renamed", "game_rated", "tournament_game"] as const;
 
 export const INBOUND_TYPES = [
   "hello",
@@ -359,4 +525,9 @@ export const INBOUND_TYPES = [
   "rematch_offer",
   "rematch_accept",
   "chat",
+  "place_balls",
+  "undo",
+  "redo",
+  "reset",
+  "preview",
 ] as const;

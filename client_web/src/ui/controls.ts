@@ -3,24 +3,37 @@
  * pull-back on the table), tip offset on a cue-ball diagram limited to the miscue circle
  * (sqrt(a^2 + b^2) <= 0.5 ball radii), cue elevation, the call (ball and pocket, or safety)
  * and the shoot button. Every value also has an accessible numeric input.
+ *
+ * Power is the speed the stroke gives the cue ball (m/s on the bed, physics/cue.ts), which is
+ * what a player judges; the cue speed V0 sent to the server follows from it and from the tip
+ * offset and elevation (the same ball speed needs a faster cue off centre or elevated).
  */
 
 import { normDeg } from "../aim/contact";
+import { Cue, cueBallSpeed, cueOf, cueSpeedFor } from "../physics/cue";
 import { LIMITS } from "../protocol/messages";
 import { h } from "./dom";
 import { POCKET_NAMES } from "../game/names";
 import { ballColor } from "../view/render";
+import { POWER_BANDS, SPEED_MAX, SPEED_MIN, bandOf, positionOf, speedAt } from "./power";
 
 export interface StrokeState {
   phi: number;
+  /** cue speed (m/s) sent to the server, in (0, V0_MAX] */
   V0: number;
   a: number;
   b: number;
   theta: number;
+  /** the cue ball's speed on the bed (m/s) that V0 gives with this tip offset and elevation */
+  speed: number;
 }
 
-export const V0_MIN = 0.1;
-export const V0_DEFAULT = 2.0;
+/** Smallest cue speed the controls send (m/s): the server wants V0 > 0. */
+export const V0_MIN = 0.02;
+/** Cue-ball speed (m/s) of a fresh page: a medium stroke. */
+export const SPEED_DEFAULT = 2.0;
+/** Ball mass (kg) until the table's preset says (pool balls, physics/table.py). */
+const DEFAULT_BALL_MASS = 0.17;
 
 /** Clamp (a, b) into the miscue circle of radius LIMITS.TIP_OFFSET_MAX. */
 export function clampTip(a: number, b: number): [number, number] {
@@ -37,10 +50,13 @@ function round(x: number, d: number): number {
 
 export class StrokeControls {
   readonly el: HTMLElement;
-  readonly state: StrokeState = { phi: 0, V0: V0_DEFAULT, a: 0, b: 0, theta: 0 };
+  readonly state: StrokeState = { phi: 0, V0: 0, a: 0, b: 0, theta: 0, speed: SPEED_DEFAULT };
+  private mass = DEFAULT_BALL_MASS;
+  private cue: Cue = cueOf("pool");
   private phiIn: HTMLInputElement;
-  private v0In: HTMLInputElement;
-  private v0Range: HTMLInputElement;
+  private speedIn: HTMLInputElement;
+  private speedRange: HTMLInputElement;
+  private speedNote: HTMLElement;
   private aIn: HTMLInputElement;
   private bIn: HTMLInputElement;
   private thIn: HTMLInputElement;
@@ -62,8 +78,9 @@ export class StrokeControls {
     const num = (id: string, label: string, step: string, min?: number, max?: number) =>
       h("input", { id, type: "number", step, min, max, "aria-label": label, class: "num" }) as HTMLInputElement;
     this.phiIn = num("aim-phi", "Aim angle in degrees", "0.01", LIMITS.PHI_DEG_MIN, LIMITS.PHI_DEG_MAX);
-    this.v0In = num("power-v0", "Cue speed in metres per second", "0.05", V0_MIN, LIMITS.V0_MAX);
-    this.v0Range = h("input", { id: "power-slider", type: "range", min: V0_MIN, max: LIMITS.V0_MAX, step: "0.05", "aria-label": "Power" }) as HTMLInputElement;
+    this.speedIn = num("power-speed", "Cue-ball speed in metres per second", "0.01", SPEED_MIN, SPEED_MAX);
+    this.speedRange = h("input", { id: "power-slider", type: "range", min: 0, max: 1, step: "0.001", "aria-label": "Power: soft, medium, firm, break" }) as HTMLInputElement;
+    this.speedNote = h("div", { class: "hint power-note", "data-testid": "power-note" });
     this.aIn = num("tip-a", "Side offset (english), ball radii", "0.01", -0.5, 0.5);
     this.bIn = num("tip-b", "Vertical offset (follow/draw), ball radii", "0.01", -0.5, 0.5);
     this.thIn = num("elev-theta", "Cue elevation in degrees", "0.5", 0, LIMITS.THETA_DEG_MAX);
@@ -88,7 +105,13 @@ export class StrokeControls {
       "div",
       { class: "stroke-controls" },
       h("div", { class: "field" }, h("label", { for: "aim-phi" }, "Aim (deg)"), h("div", { class: "inline" }, step(-1), step(-0.1), this.phiIn, step(0.1), step(1))),
-      h("div", { class: "field" }, h("label", { for: "power-v0" }, "Power (m/s)"), h("div", { class: "inline" }, this.v0Range, this.v0In)),
+      h(
+        "div",
+        { class: "field power-field" },
+        h("label", { for: "power-speed" }, "Power: cue-ball speed (m/s)"),
+        h("div", { class: "inline" }, h("div", { class: "power-track" }, this.speedRange, h("div", { class: "power-bands", "aria-hidden": "true" }, ...POWER_BANDS.map((b) => h("span", {}, b)))), this.speedIn),
+        this.speedNote,
+      ),
       h(
         "div",
         { class: "field tip-field" },
@@ -109,8 +132,8 @@ export class StrokeControls {
       h("div", { class: "hint keys" }, "Drag on the table to aim, or pull back from the cue ball to shoot. Keys: \u2190 \u2192 aim (Shift x10, Alt /10), \u2191 \u2193 power, Enter shoot."),
     );
     this.phiIn.addEventListener("change", () => this.set({ phi: Number(this.phiIn.value) }));
-    this.v0In.addEventListener("change", () => this.set({ V0: Number(this.v0In.value) }));
-    this.v0Range.addEventListener("input", () => this.set({ V0: Number(this.v0Range.value) }));
+    this.speedIn.addEventListener("change", () => this.set({ speed: Number(this.speedIn.value) }));
+    this.speedRange.addEventListener("input", () => this.set({ speed: speedAt(Number(this.speedRange.value)) }));
     this.aIn.addEventListener("change", () => this.set({ a: Number(this.aIn.value) }));
     this.bIn.addEventListener("change", () => this.set({ b: Number(this.bIn.value) }));
     this.thIn.addEventListener("change", () => this.set({ theta: Number(this.thIn.value) }));
@@ -139,19 +162,51 @@ export class StrokeControls {
     this.sync();
   }
 
-  /** Change stroke values (clamped to the protocol's ranges) and refresh the inputs. */
+  /**
+   * Change stroke values (clamped to the protocol's ranges) and refresh the inputs. The ball
+   * speed is kept when the tip offset or the elevation change (V0 follows); `V0` given alone
+   * sets the cue speed and the ball speed follows.
+   */
   set(p: Partial<StrokeState>): void {
     const s = this.state;
     if (p.phi !== undefined && Number.isFinite(p.phi)) s.phi = round(normDeg(p.phi), 6);
-    if (p.V0 !== undefined && Number.isFinite(p.V0)) s.V0 = round(Math.min(LIMITS.V0_MAX, Math.max(V0_MIN, p.V0)), 3);
     if (p.theta !== undefined && Number.isFinite(p.theta)) s.theta = round(Math.min(LIMITS.THETA_DEG_MAX, Math.max(0, p.theta)), 2);
     if ((p.a !== undefined && Number.isFinite(p.a)) || (p.b !== undefined && Number.isFinite(p.b))) {
       const [a, b] = clampTip(p.a ?? s.a, p.b ?? s.b);
       s.a = round(a, 4);
       s.b = round(b, 4);
     }
+    if (p.speed !== undefined && Number.isFinite(p.speed)) s.speed = Math.min(SPEED_MAX, Math.max(SPEED_MIN, p.speed));
+    if (p.V0 !== undefined && Number.isFinite(p.V0) && p.speed === undefined) {
+      s.V0 = Math.min(LIMITS.V0_MAX, Math.max(V0_MIN, p.V0));
+      s.speed = cueBallSpeed(s.V0, s.a, s.b, s.theta, this.mass, this.cue.mass);
+    } else this.followSpeed();
     this.sync();
     this.onChange();
+  }
+
+  /** The table's balls and cue (the preset's ball mass in kg and its kind): the same ball speed
+   * needs another cue speed on another table. */
+  setTable(ballMass: number, kind: string): void {
+    const cue = cueOf(kind);
+    if (!(ballMass > 0) || (ballMass === this.mass && cue === this.cue)) return;
+    this.mass = ballMass;
+    this.cue = cue;
+    this.followSpeed();
+    this.sync();
+  }
+
+  /** V0 for the chosen ball speed, within the protocol's range (a speed out of reach is lowered to it). */
+  private followSpeed(): void {
+    const s = this.state;
+    const V0 = cueSpeedFor(s.speed, s.a, s.b, s.theta, this.mass, this.cue.mass);
+    s.V0 = Math.min(LIMITS.V0_MAX, Math.max(V0_MIN, V0));
+    if (s.V0 !== V0) s.speed = cueBallSpeed(s.V0, s.a, s.b, s.theta, this.mass, this.cue.mass);
+  }
+
+  /** Move the power slider by `d` of its travel (keyboard: the same feel as dragging it). */
+  nudgePower(d: number): void {
+    this.set({ speed: speedAt(positionOf(this.state.speed) + d) });
   }
 
   nudge(dDeg: number): void {
@@ -195,19 +250,23 @@ export class StrokeControls {
           : "Optional on the break.";
   }
 
-  /** Show ``V0`` (m/s) in the power box and slider while a pull-back is under way, without setting it;
-   * ``null`` shows the set power again (the pull was let go where it began). */
-  previewPower(V0: number | null): void {
-    const v = V0 === null ? this.state.V0 : Math.round(V0 * 100) / 100;
-    this.v0In.value = String(v);
-    this.v0Range.value = String(v);
+  /** Show a cue-ball ``speed`` (m/s) in the power box and slider while a pull-back is under way,
+   * without setting it; ``null`` shows the set power again (the pull was let go where it began). */
+  previewPower(speed: number | null): void {
+    this.showPower(speed === null ? this.state.speed : speed);
+  }
+
+  private showPower(speed: number): void {
+    this.speedIn.value = String(round(speed, 2));
+    this.speedRange.value = String(positionOf(speed));
+    const V0 = cueSpeedFor(speed, this.state.a, this.state.b, this.state.theta, this.mass, this.cue.mass);
+    this.speedNote.textContent = `${bandOf(speed)} \u00b7 cue speed ${V0.toFixed(2)} m/s`;
   }
 
   private sync(): void {
     const s = this.state;
     this.phiIn.value = String(s.phi);
-    this.v0In.value = String(s.V0);
-    this.v0Range.value = String(s.V0);
+    this.showPower(s.speed);
     this.aIn.value = String(s.a);
     this.bIn.value = String(s.b);
     this.thIn.value = String(s.theta);

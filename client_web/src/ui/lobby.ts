@@ -1,7 +1,8 @@
 /**
  * The lobby: live and open tables (discipline, players, score, status, spectators) kept up to
  * date by the server's pushes (lobby / lobby_update / lobby_remove); create a table with its
- * discipline's options; quick play; watch or join any table; replays of finished games.
+ * discipline's options; quick play; watch or join any table; replays of finished games. Rated
+ * games (create or quick play) for logged-in players; the players' ratings beside their names.
  */
 
 import { DISCIPLINES, disciplineLabel } from "../game/names";
@@ -9,10 +10,24 @@ import { loadSeat } from "../game/seats";
 import type { LobbyEntry, ServerMsg } from "../protocol/messages";
 import { out } from "../protocol/messages";
 import { h } from "./dom";
+import { profileHref } from "../players/model";
+import { api } from "../api";
+
+/** A drill of `GET /api/drills` (rules/drills.py). */
+export interface DrillEntry {
+  id: string;
+  name: string;
+  group: string;
+  discipline: string;
+  goal: string;
+  code: string;
+}
 
 export interface LobbyLink {
   send(msg: object): boolean;
   open(table: string): void;
+  /** a logged-in player (rated games are theirs only) */
+  loggedIn(): boolean;
 }
 
 function intOrNull(v: string): number | null {
@@ -52,10 +67,17 @@ export function computerFromForm(f: Record<string, string>): number | null {
   return (COMPUTER_LEVELS as readonly number[]).includes(lv) ? lv : null;
 }
 
-/** The create_table message of the create-table form's fields (the creator takes seat 0). */
+/** The create_table message of the create-table form's fields (the creator takes seat 0; never rated against the computer). */
 export function createTableFromForm(f: Record<string, string>) {
   const discipline = f.discipline;
-  return out.createTable(discipline, configFromForm(discipline, f), f.private === "on", 0, computerFromForm(f));
+  const computer = computerFromForm(f);
+  return out.createTable(discipline, configFromForm(discipline, f), f.private === "on", 0, computer, f.rated === "on" && computer === null);
+}
+
+/** A lobby seat in words: the name and, for a logged-in player, the rating ("Ann (1520)"); "—" when free. */
+export function seatLabel(name: string | null, rating: number | null | undefined): string {
+  if (name === null) return "\u2014";
+  return typeof rating === "number" && Number.isFinite(rating) ? `${name} (${Math.round(rating)})` : name;
 }
 
 /** What each lobby status means (the badge's tooltip). */
@@ -73,6 +95,10 @@ export class LobbyView {
   private online: HTMLElement;
   private waiting: HTMLElement;
   private form: HTMLFormElement;
+  private ratedIn: HTMLInputElement;
+  private ratedHint: HTMLElement;
+  private syncRated: () => void = () => {};
+  private drillSel: HTMLSelectElement;
 
   constructor(private readonly app: LobbyLink) {
     this.list = h("tbody", { "data-testid": "lobby-tables" });
@@ -113,6 +139,9 @@ export class LobbyView {
       "",
     );
     const priv = h("label", { class: "check" }, h("input", { type: "checkbox", name: "private", id: "private" }), " Private (not listed; share the link)");
+    this.ratedIn = h("input", { type: "checkbox", name: "rated", id: "rated" });
+    this.ratedHint = h("span", { class: "hint", id: "rated-hint" });
+    const rated = h("label", { class: "check" }, this.ratedIn, " Rated ", this.ratedHint);
     this.form = h(
       "form",
       { class: "create-form", id: "create-form" },
@@ -124,6 +153,7 @@ export class LobbyView {
       sets,
       clock,
       priv,
+      rated,
       h("div", { class: "buttons" }, h("button", { type: "submit", class: "primary", id: "create-btn" }, "Create table"), h("button", { type: "button", id: "quick-play-btn", onclick: () => this.quickPlay() }, "Quick play")),
       this.waiting,
     ) as HTMLFormElement;
@@ -140,14 +170,49 @@ export class LobbyView {
     };
     discSelect.addEventListener("change", sync);
     sync();
+    const oppSelect = opponent.querySelector("select")!;
+    this.syncRated = () => {
+      const vsComputer = oppSelect.value !== "";
+      const can = this.app.loggedIn() && !vsComputer;
+      this.ratedIn.disabled = !can;
+      if (!can) this.ratedIn.checked = false;
+      this.ratedHint.textContent = !this.app.loggedIn() ? "(log in to play rated games)" : vsComputer ? "(not against the computer)" : "";
+    };
+    oppSelect.addEventListener("change", this.syncRated);
+    this.syncRated();
     this.form.addEventListener("submit", (e) => {
       e.preventDefault();
       this.app.send(createTableFromForm(this.formFields()));
     });
+    // practice: a drill, or the opening of the form's discipline (one shooter, an optional coach, nothing scored)
+    this.drillSel = h("select", { id: "practice-drill", name: "practice-drill", "aria-label": "Drill" }, h("option", { value: "" }, "Loading drills...")) as HTMLSelectElement;
+    const coachIn = h("input", { type: "checkbox", id: "practice-coach" }) as HTMLInputElement;
+    const practiceCard = h(
+      "section",
+      { class: "card practice-card", "data-testid": "practice-card" },
+      h("h2", {}, "Practice"),
+      h("p", { class: "hint" }, "Place the balls anywhere, shoot, undo and retry; fouls and caroms are judged, nothing is scored."),
+      h("label", { class: "field" }, "Drill", this.drillSel),
+      h(
+        "div",
+        { class: "buttons" },
+        h("button", { type: "button", class: "primary", id: "practice-drill-btn", onclick: () => {
+          if (this.drillSel.value) location.hash = `#/practice/drill/${this.drillSel.value}`;
+        } }, "Practice this drill"),
+        h("button", { type: "button", id: "practice-open-btn", onclick: () => {
+          const { discipline, isPrivate } = this.formValues();
+          const d = discipline === "pentathlon" || discipline === "triathlon" ? "three_cushion" : discipline;
+          this.app.send(out.createPractice(d, coachIn.checked ? { coach: true } : {}, isPrivate));
+        } }, "Practice table (the form's discipline)"),
+      ),
+      h("label", { class: "check" }, coachIn, " Coach seat (a second player may place balls and shoot)"),
+    );
+    void this.loadDrills();
     this.el = h(
       "section",
       { class: "lobby" },
       h("section", { class: "card play-card" }, h("h2", {}, "Play"), this.form),
+      practiceCard,
       h(
         "section",
         { class: "card tables-card" },
@@ -161,6 +226,20 @@ export class LobbyView {
       ),
     );
     this.render();
+  }
+
+  /** The drills library into the practice card's list, grouped (14.1, three-cushion, balkline). */
+  private async loadDrills(): Promise<void> {
+    const r = await api<{ drills: DrillEntry[] }>("GET", "/api/drills");
+    if (!r.ok || !Array.isArray(r.data?.drills)) {
+      this.drillSel.replaceChildren(h("option", { value: "" }, "Drills unavailable"));
+      return;
+    }
+    const groups = new Map<string, DrillEntry[]>();
+    for (const d of r.data.drills) groups.set(d.group, [...(groups.get(d.group) ?? []), d]);
+    this.drillSel.replaceChildren(
+      ...[...groups].map(([g, ds]) => h("optgroup", { label: g }, ...ds.map((d) => h("option", { value: d.id, title: d.goal }, d.name)))),
+    );
   }
 
   private formFields(): Record<string, string> {
@@ -178,7 +257,12 @@ export class LobbyView {
 
   private quickPlay(): void {
     const { discipline, config } = this.formValues();
-    this.app.send(out.quickPlay(discipline, config));
+    this.app.send(out.quickPlay(discipline, config, this.ratedIn.checked && !this.ratedIn.disabled));
+  }
+
+  /** The player logged in or out: the Rated box follows. */
+  accountChanged(): void {
+    this.syncRated();
   }
 
   /** Lobby messages; returns true when handled. */
@@ -223,14 +307,29 @@ export class LobbyView {
     }
     this.list.replaceChildren(
       ...rows.map((t) => {
-        const players = t.seats.map((s) => s ?? "\u2014").join(" vs ");
+        const players = t.seats.map((s, i) => seatLabel(s, t.ratings?.[i]));
         const mine = loadSeat(t.table) !== null; // a seat of ours (this browser holds its token)
-        const free = !mine && t.seats.some((s) => s === null) && t.status !== "over";
+        // a practice table offers its second seat only as a coach's: its status says whether a seat is open
+        const free = !mine && (t.practice ? t.status === "waiting" : t.seats.some((s) => s === null)) && t.status !== "over";
         return h(
           "tr",
           { "data-table": t.table, class: `status-${t.status}` },
-          h("td", {}, disciplineLabel(t.discipline)),
-          h("td", {}, players),
+          h(
+            "td",
+            {},
+            disciplineLabel(t.discipline),
+            t.rated ? h("span", { class: "badge rated", title: "The games count for ratings" }, "rated") : null,
+            t.practice ? h("span", { class: "badge practice", title: "A practice table: nothing is scored" }, "practice") : null,
+          ),
+          h(
+            "td",
+            { class: "players" },
+            ...players.flatMap((p, i) => {
+              const name = t.seats[i];
+              const el = name !== null && typeof t.ratings?.[i] === "number" ? h("a", { href: profileHref(name), "data-testid": `lobby-player-${i}` }, p) : h("span", { "data-testid": `lobby-player-${i}` }, p);
+              return i === 0 ? [el] : [" vs ", el];
+            }),
+          ),
           h("td", { class: "score" }, t.scores.length ? t.scores.join(" : ") : "\u2014"),
           h("td", {}, h("span", { class: `badge ${t.status}`, title: STATUS_TITLES[t.status] ?? "" }, t.status)),
           h("td", { class: "num" }, String(t.spectators)),

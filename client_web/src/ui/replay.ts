@@ -1,28 +1,24 @@
 /**
  * Replay of a finished (or running) game from its match record (GET /records/<table>[/<game>].json,
- * the record format of rules/replay.py): every stroke animated from its event log, with the
- * ruling in words and the scores after it; play all, step, or pick a stroke.
+ * the record format of rules/replay.py): every stroke animated from its event log with its trails
+ * and sounds, the ruling in words and the scores after it; play all, pick a stroke in the history
+ * list, and the replay controls (pause, scrub, step by event, 0.1x-4x) on any stroke.
  */
 
-import { ShotLog, clothOf } from "../physics/shotlog";
+import { soundSchedule } from "../audio/schedule";
+import type { SoundBoard } from "../audio/sound";
+import { HistoryEntry, RecordStroke, describeEntry, entryFromRecord } from "../game/history";
+import { disciplineLabel } from "../game/names";
+import { Playback } from "../game/playback";
+import { buildTrails } from "../game/trails";
+import { clothOf } from "../physics/shotlog";
 import { POCKETED } from "../physics/motion";
 import type { Preset, ZoneShape } from "../protocol/messages";
-import { disciplineLabel, namedRuling } from "../game/names";
 import { Board, BallView } from "./board";
 import { h } from "./dom";
-
-interface RecordStroke {
-  player: number | null;
-  call?: unknown;
-  decision?: { name: string; arg: unknown } | null;
-  sim?: any;
-  ruling?: { text?: string; scores?: number[] };
-  lag?: boolean;
-  timeout?: boolean;
-  forfeit?: string;
-  /** the carom zones in force when the stroke was played (a multi-discipline match changes them) */
-  zones?: ZoneShape[] | null;
-}
+import { HistoryList } from "./historylist";
+import { pref, setPref } from "./prefs";
+import { ReplayBar } from "./replaybar";
 
 /**
  * The carom zone chalk lines to draw at stroke `i` of a record (rules/zones.py ZoneSet.to_json,
@@ -31,43 +27,84 @@ interface RecordStroke {
  * record's `zones`; null when neither says (a pool game, or a record written without them).
  * Past the last stroke, the last stroke's.
  */
-export function replayZones(rec: { zones?: ZoneShape[] | null; strokes?: RecordStroke[] }, i: number): ZoneShape[] | null {
+export function replayZones(rec: { zones?: ZoneShape[] | null; strokes?: { zones?: ZoneShape[] | null; [k: string]: unknown }[] }, i: number): ZoneShape[] | null {
   const strokes = rec.strokes ?? [];
   const s = strokes[Math.min(i, strokes.length - 1)];
   const z = s && Array.isArray(s.zones) ? s.zones : Array.isArray(rec.zones) ? rec.zones : null;
   return z && z.length ? z : null;
 }
 
+/**
+ * What there is to say of a game with no stroke (a resign before the lag): the discipline, the
+ * players and the final score, e.g. "Three cushion: Ann vs Bob — final 0 : 0". Text only.
+ */
+export function noStrokeSummary(rec: { discipline?: unknown; players?: unknown; result?: unknown }): string {
+  const names = Array.isArray(rec.players) ? rec.players : [];
+  const players = [0, 1].map((i) => (typeof names[i] === "string" && names[i] ? names[i] : `Player ${i + 1}`));
+  const res = rec.result as { scores?: unknown } | null | undefined;
+  const scores = res && Array.isArray(res.scores) ? ` \u2014 final ${res.scores.map(String).join(" : ")}` : "";
+  const disc = typeof rec.discipline === "string" ? `${disciplineLabel(rec.discipline)}: ` : "";
+  return `${disc}${players.join(" vs ")}${scores}`;
+}
+
+/** Pause (ms) between two strokes when playing them all. */
+const GAP_MS = 500;
+
 export class ReplayView {
   readonly el: HTMLElement;
   private board: Board;
   private status: HTMLElement;
-  private list: HTMLElement;
   private scores: HTMLElement;
-  private strokes: RecordStroke[] = [];
-  private logs: (ShotLog | null)[] = [];
-  private players: string[] = ["", ""];
+  private history: HistoryList;
+  private bar: ReplayBar;
+  private strokes: (RecordStroke & { zones?: ZoneShape[] | null })[] = [];
+  private entries: HistoryEntry[] = [];
   private names: (string | null)[] = [];
   private discipline = "";
+  /** the entry shown (its position after it when not playing) */
   private index = -1;
-  private anim: { log: ShotLog; start: number; end: number } | null = null;
   private autoplay = false;
   private preset: Preset | null = null;
-  private rec: { zones?: ZoneShape[] | null; strokes?: RecordStroke[] } = {};
-  private speed = 1;
+  private rec: { zones?: ZoneShape[] | null; strokes?: { zones?: ZoneShape[] | null }[] } = {};
+  private playback: Playback<number>;
   private frame = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private trailsIn: HTMLInputElement;
+  private wrap!: HTMLElement;
+  private playbackEl!: HTMLElement;
+  private sideEl!: HTMLElement;
+  private soundKey = "";
 
   constructor(
     private readonly table: string,
     private readonly game: number | null,
+    private readonly sound: SoundBoard,
+    /** where the record comes from instead (`/api/games/<id>`: the database's copy, kept for good) */
+    private readonly url: string | null = null,
   ) {
     const wrap = h("div", { class: "canvas-wrap" });
     this.board = new Board(wrap, { onAim() {}, onPlace() {}, onPullChange() {}, onPullRelease() {}, onCallBall() {}, onCallPocket() {} });
+    this.playback = new Playback<number>((i) => this.ended(i));
     this.status = h("div", { class: "status-line", "data-testid": "replay-status" }, "Loading the record...");
     this.scores = h("div", { class: "replay-scores", "data-testid": "replay-scores" });
-    this.list = h("ol", { class: "stroke-list" });
-    const speedSel = h("select", { "aria-label": "Animation speed" }, ...[1, 2, 4, 8].map((s) => h("option", { value: s }, `${s}\u00d7`))) as HTMLSelectElement;
-    speedSel.addEventListener("change", () => (this.speed = Number(speedSel.value)));
+    this.history = new HistoryList((e) => this.go(this.entries.indexOf(e)));
+    this.bar = new ReplayBar(
+      this.playback,
+      {
+        start: (at, paused) => this.startClip(this.index, at, paused),
+        idleDuration: () => this.entries[this.index]?.log?.duration() ?? null,
+        changed: () => this.changed(),
+      },
+      { skip: "replay-skip" },
+    );
+    this.trailsIn = h("input", { type: "checkbox", id: "trails-toggle", checked: pref("trails") }) as HTMLInputElement;
+    this.trailsIn.addEventListener("change", () => {
+      setPref("trails", this.trailsIn.checked);
+      this.draw();
+    });
+    const soundIn = h("input", { type: "checkbox", id: "sound-toggle", checked: !this.sound.muted }) as HTMLInputElement;
+    soundIn.addEventListener("change", () => (this.sound.muted = !soundIn.checked));
+    this.wrap = wrap;
     this.el = h(
       "section",
       { class: "table-view replay-view" },
@@ -77,146 +114,212 @@ export class ReplayView {
         this.scores,
         this.status,
         wrap,
-        h(
+        (this.playbackEl = h(
           "div",
           { class: "playback" },
           h("button", { type: "button", onclick: () => this.go(this.index - 1) }, "\u2039 Previous"),
           h("button", { type: "button", id: "replay-play", onclick: () => this.playAll() }, "Play all"),
           h("button", { type: "button", onclick: () => this.go(this.index + 1) }, "Next \u203a"),
-          h("button", { type: "button", onclick: () => this.skip() }, "Skip"),
-          speedSel,
-        ),
+          this.bar.el,
+          h("div", { class: "view-toggles" }, h("label", { class: "check toggle" }, this.trailsIn, " Trails"), h("label", { class: "check toggle" }, soundIn, " Sound")),
+        )),
       ),
-      h("aside", { class: "side" }, h("section", { class: "card" }, h("h3", {}, "Strokes"), this.list)),
+      (this.sideEl = h("aside", { class: "side" }, h("section", { class: "card history-card" }, h("h3", {}, "Strokes"), this.history.el))),
     );
     void this.load();
   }
 
   destroy(): void {
     cancelAnimationFrame(this.frame);
+    if (this.timer) clearTimeout(this.timer);
+    this.sound.stop();
     this.board.destroy();
   }
 
   private async load(): Promise<void> {
-    const url = this.game === null ? `/records/${encodeURIComponent(this.table)}.json` : `/records/${encodeURIComponent(this.table)}/${this.game}.json`;
+    const url = this.url ?? (this.game === null ? `/records/${encodeURIComponent(this.table)}.json` : `/records/${encodeURIComponent(this.table)}/${this.game}.json`);
     let rec: any;
     try {
       const res = await fetch(url);
       if (!res.ok) throw new Error(`${res.status}`);
       rec = await res.json();
     } catch (e) {
+      // nothing to replay: the message and a way back, none of the replay's controls
       this.status.textContent = `No record of this game (${String(e)}).`;
+      this.status.setAttribute("role", "alert");
+      this.status.after(h("p", { class: "missing-record" }, h("a", { href: "#/", id: "missing-record-lobby" }, "Back to the lobby")));
+      this.el.dataset.missing = "true";
+      this.wrap.hidden = true;
+      this.playbackEl.hidden = true;
+      this.sideEl.hidden = true;
       return;
     }
     this.preset = rec.preset ?? null;
     if (!this.preset) {
-      this.status.textContent = "The record carries no table preset; cannot draw it.";
+      // the server takes the geometry from the first stroke's log: a game resigned (or forfeited)
+      // before any stroke has none, and nothing to draw
+      const strokes: unknown[] = Array.isArray(rec.strokes) ? rec.strokes : [];
+      const played = strokes.some((s) => s && typeof s === "object" && "sim" in s);
+      this.status.textContent = played ? "The record carries no table preset; cannot draw it." : "This game ended before any stroke was played.";
+      if (!played) this.scores.textContent = noStrokeSummary(rec);
       return;
     }
     const cloth = clothOf(this.preset);
     this.names = Array.isArray(rec.players) ? rec.players : [];
     this.discipline = typeof rec.discipline === "string" ? rec.discipline : "";
-    this.players = (rec.players ?? []).map((p: string | null, i: number) => p ?? `Player ${i + 1}`);
-    this.strokes = rec.strokes ?? [];
-    this.logs = this.strokes.map((s) => (s.sim ? ShotLog.fromSimJson(s.sim, cloth) : null));
+    const players = [0, 1].map((i) => this.names[i] ?? `Player ${i + 1}`);
+    this.strokes = Array.isArray(rec.strokes) ? rec.strokes : [];
+    this.entries = this.strokes.map((s, i) => entryFromRecord(s, i, cloth, this.preset ?? undefined));
     this.board.preset = this.preset;
     this.rec = { zones: rec.zones, strokes: this.strokes };
     const res = rec.result;
-    this.status.textContent = `${disciplineLabel(rec.discipline)}: ${this.players.join(" vs ")}${res && Array.isArray(res.scores) ? ` \u2014 final ${res.scores.join(" : ")}` : ""}`;
-    this.list.replaceChildren(
-      ...this.strokes.map((s, i) =>
-        h(
-          "li",
-          { "data-index": i },
-          h("button", { type: "button", class: "link", onclick: () => this.go(i) }, `${s.lag ? "Lag" : s.decision ? `Decision ${s.decision.name}` : s.timeout ? "Time-out" : s.forfeit ? `Forfeit (${s.forfeit})` : `${this.players[s.player ?? 0] ?? "?"}`}`),
-          s.ruling?.text ? h("span", { class: "r" }, ` ${this.words(s.ruling.text)}`) : null,
-        ),
-      ),
-    );
-    this.showBefore(0);
+    this.status.textContent = `${disciplineLabel(rec.discipline)}: ${players.join(" vs ")}${res && Array.isArray(res.scores) ? ` \u2014 final ${res.scores.join(" : ")}` : ""}`;
+    this.history.render(this.entries, this.discipline, this.names, true);
+    this.show(-1);
   }
 
-  /** A ruling's text with the record's player names for the seats it names. */
-  private words(text: string): string {
-    return namedRuling(text, this.discipline, this.names);
-  }
-
+  /** The layout before entry `i` (the first log at or after it), or after the last one. */
   private layoutBefore(i: number): BallView[] {
-    for (let k = i; k < this.logs.length; k++) {
-      const log = this.logs[k];
+    for (let k = Math.max(0, i); k < this.entries.length; k++) {
+      const log = this.entries[k].log;
       if (log) return [...log.initial].map(([id, b]) => ({ id, x: b.rx, y: b.ry }));
     }
-    return this.layoutAfter(this.logs.length - 1);
+    return this.layoutAfter(this.entries.length - 1);
   }
 
   private layoutAfter(i: number): BallView[] {
     for (let k = i; k >= 0; k--) {
-      const log = this.logs[k];
+      const log = this.entries[k].log;
       if (log) {
         const end = log.at(log.duration());
         return [...end].filter(([, b]) => b.s !== POCKETED).map(([id, b]) => ({ id, x: b.rx, y: b.ry }));
       }
     }
-    return [];
+    return this.layoutBefore(0);
   }
 
-  private showBefore(i: number): void {
-    this.board.zones = replayZones(this.rec, i);
-    this.board.balls = this.layoutBefore(i);
-    this.board.allWhite = !!this.strokes[i]?.lag && this.preset?.kind === "pool";
-    this.board.invalidate();
+  /** Show the table after entry `i` (before the first one for -1). */
+  private show(i: number): void {
+    this.index = i;
+    this.history.select(i >= 0 ? this.entries[i] : null);
+    this.board.zones = replayZones(this.rec, Math.max(0, i));
+    this.board.balls = i < 0 ? this.layoutBefore(0) : this.layoutBefore(i + 1);
+    this.mark(i);
+    this.draw();
   }
 
   private mark(i: number): void {
-    this.list.querySelectorAll("li").forEach((li) => li.classList.toggle("current", Number(li.dataset.index) === i));
-    const r = this.strokes[i]?.ruling;
-    if (r?.scores) this.scores.textContent = `${this.players[0]} ${r.scores[0]} : ${r.scores[1]} ${this.players[1]}${r.text ? ` \u2014 ${this.words(r.text)}` : ""}`;
+    const e = this.entries[i];
+    if (!e) {
+      this.scores.textContent = "";
+      return;
+    }
+    const w = describeEntry(e, this.discipline, this.names);
+    const sc = w.scores ? `${this.names[0] ?? "Player 1"} ${w.scores[0]} : ${w.scores[1]} ${this.names[1] ?? "Player 2"}` : "";
+    this.scores.textContent = [sc, w.headline, w.ruling].filter(Boolean).join(" \u2014 ");
   }
 
   private go(i: number): void {
-    if (i < 0 || i >= this.strokes.length) return;
+    if (i < 0 || i >= this.entries.length) return;
     this.autoplay = false;
     this.play(i);
   }
 
   private playAll(): void {
     this.autoplay = true;
-    this.play(this.index + 1 < this.strokes.length ? this.index + 1 : 0);
+    this.play(this.index + 1 < this.entries.length ? this.index + 1 : 0);
   }
 
-  private skip(): void {
-    if (this.anim) this.anim.start = -1e12;
+  /** Animate entry `i` from `at` s; false when it has no log. */
+  private startClip(i: number, at: number, paused: boolean): boolean {
+    const e = this.entries[i];
+    if (!e?.log) return false;
+    if (this.playback.animating) this.playback.clear();
+    this.index = i;
+    this.history.select(e);
+    this.board.zones = replayZones(this.rec, i);
+    this.mark(i);
+    return this.playback.replay({ log: e.log, lag: e.kind === "lag", key: `r${i}` }, i, { at, paused });
   }
 
   private play(i: number): void {
-    this.index = i;
-    this.mark(i);
-    const log = this.logs[i];
-    this.board.zones = replayZones(this.rec, i);
-    this.board.allWhite = !!this.strokes[i]?.lag && this.preset?.kind === "pool";
-    if (!log) {
-      this.showBefore(i + 1);
-      if (this.autoplay && i + 1 < this.strokes.length) setTimeout(() => this.play(i + 1), 600);
+    if (this.timer) clearTimeout(this.timer);
+    if (!this.startClip(i, 0, false)) {
+      this.show(i);
+      if (this.autoplay && i + 1 < this.entries.length) this.timer = setTimeout(() => this.play(i + 1), GAP_MS);
       return;
     }
-    this.anim = { log, start: performance.now(), end: log.duration() };
+    this.changed();
+  }
+
+  /** A clip ended: show the position after it, and go on when playing all. */
+  private ended(i: number): void {
+    this.show(i);
+    if (this.autoplay && i + 1 < this.entries.length) this.timer = setTimeout(() => this.index === i && this.play(i + 1), GAP_MS);
+  }
+
+  private changed(): void {
+    this.syncSound(true);
+    this.draw();
+    if (this.playback.animating) this.loop();
+  }
+
+  private syncSound(force = false): void {
+    const c = this.playback.clip;
+    const key = c && !this.playback.paused ? `${c.key}|${this.playback.speed}` : "";
+    if (!force && key === this.soundKey) return;
+    this.soundKey = key;
+    if (!c || !key) this.sound.stop();
+    else this.sound.play(soundSchedule(c.log), this.playback.time, this.playback.speed);
+  }
+
+  private loop(): void {
     cancelAnimationFrame(this.frame);
     const step = () => {
-      const a = this.anim!;
-      const t = Math.min(a.end, ((performance.now() - a.start) / 1000) * this.speed);
-      this.board.balls = [...a.log.at(t)].map(([id, b]) => ({ id, x: b.rx, y: b.ry, pocketed: b.s === POCKETED }));
-      this.board.draw();
-      if (t < a.end) {
-        this.frame = requestAnimationFrame(step);
-        return;
-      }
-      this.anim = null;
-      setTimeout(() => {
-        if (this.index !== i) return;
-        this.showBefore(i + 1);
-        if (this.autoplay && i + 1 < this.strokes.length) this.play(i + 1);
-      }, 500);
+      this.draw();
+      this.syncSound();
+      if (this.playback.animating) this.frame = requestAnimationFrame(step);
     };
     this.frame = requestAnimationFrame(step);
   }
+
+  private draw(): void {
+    const fr = this.playback.frame();
+    const e = this.entries[this.index];
+    const log = fr?.clip.log ?? e?.log ?? null;
+    const pool = this.preset?.kind === "pool";
+    const lag = fr ? fr.clip.lag : e?.kind === "lag";
+    if (fr) this.board.balls = [...fr.balls].map(([id, b]) => ({ id, x: b.rx, y: b.ry, pocketed: b.s === POCKETED }));
+    this.board.lagBalls = pool && fr && lag ? [0, 1] : null;
+    this.board.lagTrails = !!lag;
+    this.board.trails = this.trailsIn.checked && log ? buildTrailsCached(log, !pool, this.preset ?? undefined) : null;
+    this.board.trailTime = fr ? fr.t : Infinity;
+    this.board.draw();
+    this.bar.update();
+  }
+
+  /** For tests: what the replay page shows. */
+  debug(): Record<string, unknown> {
+    return {
+      index: this.index,
+      entries: this.entries.length,
+      playback: { animating: this.playback.animating, paused: this.playback.paused, t: this.playback.time, duration: this.playback.duration, speed: this.playback.speed },
+      balls: this.board.balls,
+    };
+  }
+
+  /** CSS-pixel position (relative to the page) of ball `id` as drawn now, or null. */
+  ballOnScreen(id: number): { x: number; y: number; r: number } | null {
+    return this.board.ballOnPage(id);
+  }
+}
+
+const cache = new WeakMap<object, ReturnType<typeof buildTrails>>();
+function buildTrailsCached(log: Parameters<typeof buildTrails>[0], carom: boolean, rails?: Preset) {
+  let t = cache.get(log);
+  if (!t) {
+    t = buildTrails(log, { numberCushions: carom, rails });
+    cache.set(log, t);
+  }
+  return t;
 }

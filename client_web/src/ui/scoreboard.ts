@@ -7,6 +7,7 @@
 
 import type { Clock, GameState, Ruling, SeatEntry } from "../protocol/messages";
 import { disciplineLabel, namedRuling, PHASES } from "../game/names";
+import { seatRatingText } from "../players/model";
 import { fmt, h, kids } from "./dom";
 
 export interface SeatLine {
@@ -86,16 +87,18 @@ export class Scoreboard {
     this.el = h("div", { class: "scoreboard" }, this.seatEls[0], this.mid, this.seatEls[1]);
   }
 
-  render(discipline: string, state: GameState, seats: (SeatEntry | null)[], mySeat: number | null, clock: Clock | null, clockLeft: number | null): void {
+  /** ``emptySeat``: what a free seat is called ("Open seat"; at a practice table the coach's seat). */
+  render(discipline: string, state: GameState, seats: (SeatEntry | null)[], mySeat: number | null, clock: Clock | null, clockLeft: number | null, emptySeat = "Open seat"): void {
     const b = normalizeScoreboard(state.scoreboard ?? {});
     const toAct = state.to_act;
     for (const s of [0, 1]) {
       const line = b.seats[s];
       const seat = seats[s];
       const stat = (label: string, v: string, key: string) => h("div", { class: "stat" }, h("span", { class: "k" }, label), h("span", { class: "v", "data-testid": `${key}-${s}` }, v));
-      const name = seat ? seat.name || `Player ${s + 1}` : "Open seat";
+      const name = seat ? seat.name || `Player ${s + 1}` : emptySeat;
       const conn = seat ? (seat.connected ? "online" : "away") : "empty";
       const fouls = line.foulsInRow ?? 0;
+      const rating = seatRatingText(seat);
       this.seatEls[s].className = `seat seat-${s}${toAct === s && !state.over ? " to-act" : ""}${mySeat === s ? " mine" : ""}`;
       this.seatEls[s].replaceChildren(
         ...kids(
@@ -104,6 +107,9 @@ export class Scoreboard {
           { class: "who" },
           h("span", { class: `dot ${conn}`, title: conn }),
           h("span", { class: "name", "data-testid": `name-${s}` }, name + (mySeat === s ? " (you)" : "")),
+          rating !== null
+            ? h("span", { class: "seat-rating", "data-testid": `seat-rating-${s}`, title: seat?.provisional ? "Rating (provisional: too few games to be sure)" : "Rating" }, rating)
+            : null,
           state.scoreboard?.white_seat !== undefined && state.scoreboard?.white_seat !== null
             ? h("span", { class: `cue-chip ${state.scoreboard.white_seat === s ? "white" : "yellow"}`, title: "cue ball" })
             : null,

@@ -2,7 +2,11 @@
 export const COLORS = {
   page: "#0c1310",
   wood: "#3a2314",
+  woodLight: "#4a2d19",
   woodEdge: "#1f120a",
+  leather: "#5a3418",
+  leatherDark: "#2a160a",
+  pocketRim: "#1a1410",
   cushion: "#11502a",
   felt: "#1b6b39",
   feltDark: "#185f33",
@@ -17,6 +21,10 @@ export const COLORS = {
   ghost: "rgba(255,255,255,0.55)",
   call: "#ffd34d",
   cue: "#d9b27c",
+  trailCue: "#f4f1e6",
+  trailLag: "#ff9d8a",
+  aidObject: "rgba(255, 211, 77, 0.85)",
+  aidTangent: "rgba(170, 215, 255, 0.8)",
 } as const;
 
 /** Pool ball colours, index = number (1-8 solids, 9-15 stripes share 1-7). */

@@ -5,6 +5,11 @@
  * lines) is drawn once per size into an offscreen canvas; every frame copies it and draws the
  * balls and overlays. Paths are given in metres through the Viewport transform, so proportions
  * are the preset's own; text is drawn in screen pixels.
+ *
+ * The look: wooden rails with a grain, cloth with a faint weave and the light of a lamp over the
+ * middle of the table (brighter there, falling off toward the cushions), pockets lined with
+ * leather behind rubber-tipped jaws; balls shaded as lit from above left with a highlight and a
+ * soft shadow on the cloth, their numbers large enough to read at any size.
  */
 
 import type { Preset, Vec2, ZoneShape } from "../protocol/messages";
@@ -114,19 +119,71 @@ export function drawTable(ctx: CanvasRenderingContext2D, p: Preset, vp: Viewport
   ctx.fillRect(0, 0, ctx.canvas.width, ctx.canvas.height);
   vp.apply(ctx, dpr);
 
-  // wooden rail with a soft edge
+  // wooden rail with a soft edge and a grain along it
   const r0 = rail;
   ctx.fillStyle = COLORS.woodEdge;
   roundRect(ctx, -r0, -r0, L + 2 * r0, W + 2 * r0, 0.035);
   ctx.fill();
-  ctx.fillStyle = COLORS.wood;
+  const wood = ctx.createLinearGradient(0, -r0, 0, W + r0);
+  wood.addColorStop(0, COLORS.woodLight);
+  wood.addColorStop(0.06, COLORS.wood);
+  wood.addColorStop(0.94, COLORS.wood);
+  wood.addColorStop(1, COLORS.woodLight);
+  ctx.fillStyle = wood;
   roundRect(ctx, -r0 + 4 * px, -r0 + 4 * px, L + 2 * r0 - 8 * px, W + 2 * r0 - 8 * px, 0.03);
   ctx.fill();
-  // cloth-covered cushions, then the bed
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(-r0, -r0, L + 2 * r0, W + 2 * r0);
+  ctx.rect(-cushion, -cushion, L + 2 * cushion, W + 2 * cushion);
+  ctx.clip("evenodd");
+  ctx.strokeStyle = "rgba(0,0,0,0.16)";
+  ctx.lineWidth = 1 * px;
+  for (let k = 0; k < 9; k++) {
+    // a few long grain lines on each rail, slightly wavy
+    const f = (k + 0.5) / 9;
+    for (const [y0, x0, len, along] of [[-r0 + f * (r0 - cushion), -r0, L + 2 * r0, true], [W + cushion + f * (r0 - cushion), -r0, L + 2 * r0, true], [-r0 + f * (r0 - cushion), -r0, W + 2 * r0, false], [L + cushion + f * (r0 - cushion), -r0, W + 2 * r0, false]] as [number, number, number, boolean][]) {
+      ctx.beginPath();
+      for (let t = 0; t <= 24; t++) {
+        const u = x0 + (len * t) / 24;
+        const v = y0 + 0.0015 * Math.sin(t * 1.7 + k * 2.3);
+        if (along) t ? ctx.lineTo(u, v) : ctx.moveTo(u, v);
+        else t ? ctx.lineTo(v, u) : ctx.moveTo(v, u);
+      }
+      ctx.stroke();
+    }
+  }
+  ctx.restore();
+  // cloth-covered cushions, then the bed: cloth with a weave, lit from above the middle
   ctx.fillStyle = COLORS.cushion;
   ctx.fillRect(-cushion, -cushion, L + 2 * cushion, W + 2 * cushion);
   ctx.fillStyle = COLORS.felt;
   ctx.fillRect(0, 0, L, W);
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(-cushion, -cushion, L + 2 * cushion, W + 2 * cushion);
+  ctx.clip();
+  ctx.save();
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  const weave = clothPattern(ctx);
+  if (weave) {
+    ctx.fillStyle = weave;
+    ctx.fillRect(0, 0, ctx.canvas.width, ctx.canvas.height);
+  }
+  ctx.restore();
+  // the lamp: an ellipse of light over the bed, darker toward the cushions (a few per cent)
+  ctx.save();
+  ctx.translate(L / 2, W / 2);
+  ctx.scale(L / W, 1);
+  const lamp = ctx.createRadialGradient(0, 0, 0, 0, 0, (W / 2) * 1.35);
+  lamp.addColorStop(0, "rgba(255,255,240,0.035)");
+  lamp.addColorStop(0.55, "rgba(255,255,240,0.0)");
+  lamp.addColorStop(0.85, "rgba(0,0,0,0.05)");
+  lamp.addColorStop(1, "rgba(0,0,0,0.12)");
+  ctx.fillStyle = lamp;
+  ctx.fillRect(-W, -W, 2 * W, 2 * W);
+  ctx.restore();
+  ctx.restore();
 
   const mouths = pocketMouths(p);
   for (const m of mouths) {
@@ -144,6 +201,24 @@ export function drawTable(ctx: CanvasRenderingContext2D, p: Preset, vp: Viewport
     ctx.fill();
     ctx.restore();
   }
+  // the pockets' leather, set into the rail around each hole
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(-r0, -r0, L + 2 * r0, W + 2 * r0);
+  ctx.rect(-cushion, -cushion, L + 2 * cushion, W + 2 * cushion);
+  ctx.clip("evenodd");
+  for (const pk of p.pockets) {
+    const lr = pk.radius + Math.max(0.014, 3 * px);
+    const g = ctx.createRadialGradient(pk.centre[0], pk.centre[1], pk.radius * 0.9, pk.centre[0], pk.centre[1], lr);
+    g.addColorStop(0, COLORS.leatherDark);
+    g.addColorStop(0.6, COLORS.leather);
+    g.addColorStop(1, COLORS.leatherDark);
+    ctx.fillStyle = g;
+    ctx.beginPath();
+    ctx.arc(pk.centre[0], pk.centre[1], lr, 0, 2 * Math.PI);
+    ctx.fill();
+  }
+  ctx.restore();
   // pocket holes, seen through the mouth, over the bed and through the wooden rail
   for (const pk of p.pockets) {
     const m = mouths.find((q) => q.name === pk.name);
@@ -161,13 +236,18 @@ export function drawTable(ctx: CanvasRenderingContext2D, p: Preset, vp: Viewport
       clip(ctx);
       ctx.closePath();
       ctx.clip("evenodd");
-      ctx.fillStyle = COLORS.pocket;
+      const hole = ctx.createRadialGradient(pk.centre[0], pk.centre[1], pk.radius * 0.2, pk.centre[0], pk.centre[1], pk.radius);
+      hole.addColorStop(0, COLORS.pocket);
+      hole.addColorStop(0.8, COLORS.pocket);
+      hole.addColorStop(1, COLORS.pocketRim);
+      ctx.fillStyle = hole;
       ctx.beginPath();
       ctx.arc(pk.centre[0], pk.centre[1], pk.radius, 0, 2 * Math.PI);
       ctx.fill();
       ctx.restore();
     }
   }
+  // the jaws: the rounded rubber tips of the cushions at the pocket mouths
   for (const j of p.jaws) {
     ctx.fillStyle = COLORS.cushion;
     ctx.beginPath();
@@ -267,18 +347,62 @@ export function ballColor(kind: string, id: number): string {
   return kind === "carom" ? CAROM_COLORS[id] ?? "#888" : poolBallColor(id);
 }
 
-/**
- * One ball in screen pixels (the ctx transform must be the identity scaled by dpr): pool balls
- * numbered, 9-15 striped; carom balls plain white, yellow, red. `alpha` fades pocketed balls.
- */
-export function drawBall(ctx: CanvasRenderingContext2D, kind: string, id: number, sx: number, sy: number, r: number, alpha = 1): void {
+/** The cloth's weave: a small tile of faint light and dark specks (fixed seed), as a pattern. */
+let weaveTile: HTMLCanvasElement | null = null;
+function clothPattern(ctx: CanvasRenderingContext2D): CanvasPattern | null {
+  if (typeof document === "undefined") return null;
+  if (!weaveTile) {
+    const n = 96;
+    weaveTile = document.createElement("canvas");
+    weaveTile.width = n;
+    weaveTile.height = n;
+    const c = weaveTile.getContext("2d")!;
+    const img = c.createImageData(n, n);
+    let seed = 1414;
+    for (let i = 0; i < n * n; i++) {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      const v = seed / 0x7fffffff;
+      // alternate rows lean light and dark a touch: the weave
+      const row = Math.floor(i / n) % 2 ? 0.55 : 0.45;
+      const light = v < row;
+      img.data[4 * i] = light ? 255 : 0;
+      img.data[4 * i + 1] = light ? 255 : 0;
+      img.data[4 * i + 2] = light ? 255 : 0;
+      img.data[4 * i + 3] = Math.round(2 + 6 * Math.abs(v - 0.5));
+    }
+    c.putImageData(img, 0, 0);
+  }
+  return ctx.createPattern(weaveTile, "repeat");
+}
+
+/** A ball's soft shadow on the cloth (lit from above left): drawn under every ball first. */
+export function drawBallShadow(ctx: CanvasRenderingContext2D, sx: number, sy: number, r: number, alpha = 1): void {
   ctx.save();
   ctx.globalAlpha = alpha;
-  // contact shadow
-  ctx.fillStyle = "rgba(0,0,0,0.28)";
+  const cx = sx + r * 0.22;
+  const cy = sy + r * 0.3;
+  const g = ctx.createRadialGradient(cx, cy, r * 0.3, cx, cy, r * 1.3);
+  g.addColorStop(0, "rgba(0,0,0,0.42)");
+  g.addColorStop(0.6, "rgba(0,0,0,0.22)");
+  g.addColorStop(1, "rgba(0,0,0,0)");
+  ctx.fillStyle = g;
   ctx.beginPath();
-  ctx.arc(sx + r * 0.12, sy + r * 0.16, r, 0, 2 * Math.PI);
+  ctx.arc(cx, cy, r * 1.3, 0, 2 * Math.PI);
   ctx.fill();
+  ctx.restore();
+}
+
+
+/**
+ * One ball in screen pixels (the ctx transform must be the identity scaled by dpr): pool balls
+ * numbered, 9-15 striped; carom balls plain white, yellow, red. `alpha` fades pocketed balls;
+ * `spotted` draws the red spots of the second 14.1 lag ball. The number sits on a white disc
+ * when the ball is large enough for one (radius >= 9 px); on smaller balls it is drawn larger,
+ * white with a dark edge, over the ball itself, so that it stays readable.
+ */
+export function drawBall(ctx: CanvasRenderingContext2D, kind: string, id: number, sx: number, sy: number, r: number, alpha = 1, spotted = false): void {
+  ctx.save();
+  ctx.globalAlpha = alpha;
   ctx.beginPath();
   ctx.arc(sx, sy, r, 0, 2 * Math.PI);
   ctx.closePath();
@@ -295,23 +419,45 @@ export function drawBall(ctx: CanvasRenderingContext2D, kind: string, id: number
     ctx.fillStyle = base;
     ctx.fill();
   }
-  if (kind === "pool" && id > 0 && r >= 5) {
-    ctx.fillStyle = "#fbfaf4";
-    ctx.beginPath();
-    ctx.arc(sx, sy, r * 0.5, 0, 2 * Math.PI);
-    ctx.fill();
-    ctx.fillStyle = "#111";
-    ctx.font = `600 ${Math.max(6, Math.round(r * 0.62))}px system-ui, sans-serif`;
+  if (spotted) {
+    // the second lag ball of 14.1: a white ball with red spots (like a carom spot white)
+    ctx.fillStyle = "#c8312a";
+    for (const [dx, dy] of [[0, 0], [0.5, 0.25], [-0.5, 0.25], [0, -0.55]]) {
+      ctx.beginPath();
+      ctx.arc(sx + dx * r, sy + dy * r, Math.max(1.2, r * 0.16), 0, 2 * Math.PI);
+      ctx.fill();
+    }
+  }
+  if (kind === "pool" && id > 0) {
+    const label = String(id);
     ctx.textAlign = "center";
     ctx.textBaseline = "middle";
-    ctx.fillText(String(id), sx, sy + r * 0.04);
+    if (r >= 9) {
+      ctx.fillStyle = "#fbfaf4";
+      ctx.beginPath();
+      ctx.arc(sx, sy, r * 0.5, 0, 2 * Math.PI);
+      ctx.fill();
+      ctx.fillStyle = "#111";
+      ctx.font = `650 ${Math.round(r * (label.length > 1 ? 0.56 : 0.66))}px system-ui, sans-serif`;
+      ctx.fillText(label, sx, sy + r * 0.05);
+    } else {
+      const size = Math.max(7, Math.round(r * (label.length > 1 ? 1.1 : 1.3)));
+      ctx.font = `800 ${size}px system-ui, sans-serif`;
+      ctx.lineJoin = "round";
+      ctx.lineWidth = Math.max(2, size * 0.28);
+      ctx.strokeStyle = "rgba(0,0,0,0.85)";
+      ctx.strokeText(label, sx, sy + 0.5);
+      ctx.fillStyle = "#fff";
+      ctx.fillText(label, sx, sy + 0.5);
+    }
   }
-  // shading: a soft highlight and a darker rim
-  const g = ctx.createRadialGradient(sx - r * 0.35, sy - r * 0.4, r * 0.05, sx, sy, r);
-  g.addColorStop(0, "rgba(255,255,255,0.55)");
-  g.addColorStop(0.25, "rgba(255,255,255,0.0)");
-  g.addColorStop(0.8, "rgba(0,0,0,0.0)");
-  g.addColorStop(1, "rgba(0,0,0,0.35)");
+  // shading: lit from above left, a small bright highlight, darker toward the far rim
+  const g = ctx.createRadialGradient(sx - r * 0.38, sy - r * 0.42, r * 0.02, sx - r * 0.1, sy - r * 0.1, r * 1.12);
+  g.addColorStop(0, "rgba(255,255,255,0.75)");
+  g.addColorStop(0.12, "rgba(255,255,255,0.22)");
+  g.addColorStop(0.3, "rgba(255,255,255,0.0)");
+  g.addColorStop(0.72, "rgba(0,0,0,0.0)");
+  g.addColorStop(1, "rgba(0,0,0,0.42)");
   ctx.fillStyle = g;
   ctx.beginPath();
   ctx.arc(sx, sy, r, 0, 2 * Math.PI);

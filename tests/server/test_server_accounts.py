@@ -1,0 +1,146 @@
+"""Accounts through the server's own port: the JSON API over real HTTP (bodies, content types, origins, sizes),
+the OpenAPI document, and the WebSocket ``hello`` authenticated by the session cookie."""
+
+import asyncio
+import json
+
+import pytest
+from websockets.asyncio.client import connect as ws_connect
+
+import protocol
+from harness import http_request, open_client
+from protocol import inbound as I
+
+
+http = http_request
+
+
+def jpost(port, path, obj, **headers):
+    return http(port, "POST", path, json.dumps(obj).encode(), {"Content-Type": "application/json", **headers})
+
+
+async def test_register_log_in_and_the_websocket_knows_the_player(db_server):
+    port = db_server.port
+    st, h, body = await jpost(port, "/api/account/register", {"username": "Ann", "password": "correct horse 1"})
+    assert st == 201, body
+    cookie = h["set-cookie"][0].split(";")[0]
+    assert cookie.startswith("billar_session=") and "HttpOnly" in h["set-cookie"][0] and "SameSite=Lax" in h["set-cookie"][0]
+    assert json.loads(body)["account"]["username"] == "Ann"
+    # a name differing only by case or by confusable letters is taken
+    for other in ("ANN", "\u0410nn"):  # Cyrillic A
+        st, _, body = await jpost(port, "/api/account/register", {"username": other, "password": "correct horse 1"})
+        assert st == 409, (other, body)
+    st, _, body = await http(port, "GET", "/api/account", headers={"Cookie": cookie})
+    assert st == 200 and json.loads(body)["account"]["username"] == "Ann"
+    # the WebSocket hello of a page of this origin carrying the cookie is that player
+    ws = await ws_connect(f"ws://127.0.0.1:{port}/ws", compression=None,
+                          additional_headers={"Cookie": cookie, "Origin": f"http://127.0.0.1:{port}"})
+    await ws.send(protocol.encode_client(I.Hello(protocol=protocol.PROTOCOL_VERSION, name="somebody else")))
+    welcome = protocol.decode_server(await ws.recv())
+    assert welcome["account"]["name"] == "Ann" and welcome["name"] == "Ann"
+    assert welcome["player"] == f"a{welcome['account']['id']}"
+    await ws.send(protocol.encode_client(I.Rename(name="Zed")))
+    err = protocol.decode_server(await ws.recv())
+    assert err["code"] == "bad_field" and err["ref"] == "rename"
+    await ws.close()
+    # the same cookie sent along by a page of another origin is not a login
+    ws = await ws_connect(f"ws://127.0.0.1:{port}/ws", compression=None,
+                          additional_headers={"Cookie": cookie, "Origin": "http://evil.example"})
+    await ws.send(protocol.encode_client(I.Hello(protocol=protocol.PROTOCOL_VERSION, name="visitor")))
+    welcome = protocol.decode_server(await ws.recv())
+    assert welcome["account"] is None and welcome["name"] == "visitor", welcome
+    await ws.close()
+    # logged out: the cookie no longer opens anything
+    st, h, _ = await jpost(port, "/api/account/logout", {}, Cookie=cookie)
+    assert st == 200
+    st, _, _ = await http(port, "GET", "/api/account", headers={"Cookie": cookie})
+    assert st == 401
+
+
+async def test_the_api_refuses_what_it_must_over_http(db_server):
+    port = db_server.port
+    # no JSON content type: 415; a foreign origin changing state: 403; a body over 16 KB: 413; bad JSON: 400
+    st, _, _ = await http(port, "POST", "/api/account/login", b'{"username":"a","password":"b"}',
+                          {"Content-Type": "text/plain"})
+    assert st == 415
+    st, _, _ = await jpost(port, "/api/account/register", {"username": "Bob", "password": "correct horse 1"},
+                           Origin="http://evil.example")
+    assert st == 403
+    big = json.dumps({"username": "Bob", "password": "x" * 17000}).encode()
+    st, _, _ = await http(port, "POST", "/api/account/register", big, {"Content-Type": "application/json"})
+    assert st == 413
+    st, _, body = await http(port, "POST", "/api/account/register", b"{nope", {"Content-Type": "application/json"})
+    assert st == 400 and json.loads(body)["error"]["code"] == "bad_json"
+    st, _, _ = await http(port, "GET", "/api/nothing-here")
+    assert st == 404
+    st, h, _ = await http(port, "DELETE", "/api/account")
+    assert st == 405
+    # wrong password, unknown user: the same answer
+    await jpost(port, "/api/account/register", {"username": "Cy", "password": "correct horse 1"})
+    a = await jpost(port, "/api/account/login", {"username": "Cy", "password": "wrong wrong 1"})
+    b = await jpost(port, "/api/account/login", {"username": "Nobody", "password": "wrong wrong 1"})
+    assert a[0] == b[0] == 401 and json.loads(a[2]) == json.loads(b[2])
+    # the OpenAPI document
+    st, h, body = await http(port, "GET", "/api/openapi.json")
+    doc = json.loads(body)
+    assert st == 200 and doc["openapi"].startswith("3.") and "/api/account/register" in doc["paths"]
+
+
+async def test_every_api_error_is_json_even_the_transports(db_server):
+    port = db_server.port
+
+    def error_of(st, h, body):
+        assert h["content-type"].startswith("application/json"), (st, h, body)
+        return st, json.loads(body)["error"]["code"]
+
+    big = json.dumps({"username": "Bob", "password": "x" * 17000}).encode()
+    r = await http(port, "POST", "/api/account/register", big, {"Content-Type": "application/json"})
+    assert error_of(*r) == (413, "too_large") and json.loads(r[2])["error"]["message"]
+    r = await http(port, "GET", "/api/%00")
+    assert error_of(*r) == (400, "bad_request")
+    r = await http(port, "GET", "/api/players/a%00b")
+    assert error_of(*r) == (400, "bad_request")
+    r = await http(port, "POST", "/api/account/login", b"", {"Transfer-Encoding": "chunked"})
+    assert error_of(*r) == (411, "length_required")
+    r = await http(port, "GET", "/api/account", headers={f"X-H{i}": "x" for i in range(300)})
+    assert error_of(*r) == (431, "headers_too_large")
+    # a key twice: which one counts is not said by JSON; refused
+    r = await http(port, "POST", "/api/account/register", b'{"username":"Dee","password":"correct horse 1",'
+                                                         b'"username":"Eve"}', {"Content-Type": "application/json"})
+    assert error_of(*r) == (400, "bad_json")
+    # a charset other than UTF-8: 415
+    body = json.dumps({"username": "Dee", "password": "correct horse 1"}).encode("utf-16")
+    r = await http(port, "POST", "/api/account/register", body, {"Content-Type": "application/json; charset=utf-16"})
+    assert error_of(*r) == (415, "unsupported_media_type")
+    # outside /api/ (the client's files) the answers stay plain text
+    st, h, body = await http(port, "GET", "/%00")
+    assert st == 400 and h["content-type"].startswith("text/plain")
+    st, h, body = await http(port, "POST", "/upload", big, {"Content-Type": "application/json"})
+    assert st == 413 and h["content-type"].startswith("text/plain")
+
+
+async def test_a_name_locked_by_failures_answers_429_existing_or_not(db_server):
+    from server.players.throttle import ACCOUNT_FAILURES
+
+    port = db_server.port
+    await jpost(port, "/api/account/register", {"username": "Fay", "password": "correct horse 1"})
+    answers = {}
+    for name in ("Fay", "Ghost"):
+        for i in range(ACCOUNT_FAILURES):
+            st, _, body = await jpost(port, "/api/account/login", {"username": name, "password": f"wrong wrong {i}"})
+            assert st == 401 and json.loads(body)["error"]["message"] == "wrong username or password"
+        st, _, body = await jpost(port, "/api/account/login", {"username": name, "password": "correct horse 1"})
+        answers[name] = (st, json.loads(body))
+    assert answers["Fay"] == answers["Ghost"]
+    st, err = answers["Fay"]
+    assert st == 429 and err["error"]["code"] == "too_many_attempts"
+    assert err["error"]["message"] == "too many failed logins for this name; try again in 15 minutes"
+
+
+async def test_a_guest_may_not_take_a_reserved_name_but_may_say_hello_again(db_server):
+    c = await open_client(db_server, "x", hello=False)
+    await c.send(I.Hello(protocol=protocol.PROTOCOL_VERSION, name="Computer (level 3)"))
+    await c.expect("error", code="bad_field", field="name")
+    await c.send(I.Hello(protocol=protocol.PROTOCOL_VERSION, name="ann"))
+    w = await c.expect("welcome")
+    assert w["name"] == "ann" and w["account"] is None

@@ -1,0 +1,107 @@
+"""Rated games end to end in one server: logged-in players, rated tables and rated quick play, the finished game
+written to the database once (ratings, statistics, profile), the rating changes told to the table."""
+
+import asyncio
+import json
+
+from harness import http_request as http
+from harness import logged_in, next_of, open_client, rated_table
+from protocol import inbound as I
+
+THREE = {"distance": 1, "breaker": 0}  # three-cushion to one point, seat 0 breaks (no lag)
+
+
+async def test_a_rated_game_is_recorded_once_and_its_players_see_their_new_ratings(db_server):
+    a = await logged_in(db_server.port, "Ann")
+    b = await logged_in(db_server.port, "Bob")
+    g = await open_client(db_server, "guest")
+    await a.send(I.CreateTable(discipline="three_cushion", config=THREE, rated=True))
+    sa = await a.expect("seated", seat=0)
+    tid = sa["table"]
+    snap = await a.expect("table_snapshot")
+    assert snap["rated"] is True and snap["seats"][0]["rating"] == 1500
+    await a.expect("seats", v=1)
+    await g.send(I.Join(table=tid))
+    await g.expect("error", code="login_required")  # a guest may watch a rated table, not play at it
+    await b.send(I.Join(table=tid))
+    sb = await b.expect("seated", seat=1)
+    await b.expect("table_snapshot")
+    seats = await b.expect("seats", v=2)
+    assert [s["rating"] for s in seats["seats"]] == [1500, 1500]
+    await b.send(I.Resign(table=tid, token=sb["token"]))
+    r = await next_of(a, "ruling")
+    assert r["state"]["over"] and r["state"]["result"]["winner"] == 0
+    rated = await next_of(a, "game_rated")
+    assert rated["table"] == tid and rated["game"] == 1
+    by_seat = {x["seat"]: x for x in rated["ratings"]}
+    assert by_seat[0]["name"] == "Ann" and by_seat[0]["before"] == 1500 and by_seat[0]["after"] > 1500
+    assert by_seat[1]["after"] < 1500 and by_seat[0]["after"] - 1500 == 1500 - by_seat[1]["after"]  # equal players
+    assert (await next_of(b, "game_rated")) == rated
+    # the profile shows it (and the finished-games set is empty again)
+    st, _, body = await http(db_server.port, "GET", "/api/players/Ann")
+    prof = json.loads(body)
+    assert st == 200, body
+    mine = next(x for x in prof["ratings"] if x["discipline"] == "three_cushion")
+    assert abs(mine["rating"] - by_seat[0]["after"]) <= 0.5 and mine["provisional"] is True
+    members = await db_server.store.finished_games()
+    assert members == []
+    # a rejoin snapshot carries the result
+    w = await open_client(db_server, "w")
+    await w.send(I.Watch(table=tid))
+    assert (await w.expect("table_snapshot"))["rated_result"] == rated["ratings"]
+    # recording again (a sweeper, a crash between commit and removal) changes nothing
+    out = await db_server.recorder.record(f"{tid}:1")
+    assert out is not None and out.recorded is False
+
+
+async def test_guests_and_the_computer_never_play_rated(db_server):
+    g = await open_client(db_server, "guest")
+    await g.send(I.CreateTable(discipline="three_cushion", config=THREE, rated=True))
+    await g.expect("error", code="login_required", field="rated")
+    await g.send(I.QuickPlay(discipline="three_cushion", config=THREE, rated=True))
+    await g.expect("error", code="login_required", field="rated")
+    a = await logged_in(db_server.port, "Cid")
+    await a.send(I.CreateTable(discipline="three_cushion", config=THREE, rated=True, computer=2))
+    await a.expect("error", code="bad_config", field="rated")
+
+
+async def test_rated_quick_play_pairs_logged_in_players(db_server):
+    a = await logged_in(db_server.port, "Dee")
+    b = await logged_in(db_server.port, "Eve")
+    g = await open_client(db_server, "guest")
+    await g.send(I.QuickPlay(discipline="three_cushion", config=THREE))  # the casual queue is another queue
+    await g.expect("quick_play_waiting")
+    await a.send(I.QuickPlay(discipline="three_cushion", config=THREE, rated=True))
+    await a.expect("quick_play_waiting")
+    await b.send(I.QuickPlay(discipline="three_cushion", config=THREE, rated=True))
+    sb = await b.expect("seated")
+    sa = await next_of(a, "seated")
+    assert sa["table"] == sb["table"]
+    snap = await next_of(b, "table_snapshot")
+    assert snap["rated"] is True
+
+
+async def test_leaving_a_rated_game_forfeits_it_and_still_counts_with_both_players(db_server):
+    """A player who leaves a rated game in progress (Leave with the seat token, or going back to the lobby) loses it:
+    the game is recorded rated with both players (the leaver's name and account kept), both ratings move, and the
+    player who stayed is told (QA: the leaver vanished from the record and the game went in unrated)."""
+    a, b, tid, ta, tb = await rated_table(db_server.port, "three_cushion", THREE)
+    # a stroke is played (the game is in progress), then Bob leaves the table
+    await a.send(I.Shot(table=tid, token=ta, seq=1,
+                        stroke={"phi_deg": 90.0, "V0": 0.4, "a": 0.0, "b": 0.0, "theta_deg": 0.0}))
+    await next_of(a, "stroke")
+    await b.send(I.Leave(table=tid, token=tb))
+    r = await next_of(a, "ruling")
+    assert r["state"]["over"] and r["state"]["result"]["winner"] == 0
+    rated = await next_of(a, "game_rated")
+    by_seat = {x["seat"]: x for x in rated["ratings"]}
+    assert by_seat[0]["name"] == "Ann" and by_seat[0]["after"] > 1500
+    assert by_seat[1]["name"] == "Bob" and by_seat[1]["after"] < 1500
+    for name, result, opponent in (("Ann", "win", "Bob"), ("Bob", "loss", "Ann")):
+        st, _, body = await http(db_server.port, "GET", f"/api/players/{name}/games")
+        assert st == 200, body
+        games = json.loads(body)["games"]
+        assert len(games) == 1 and games[0]["result"] == result and games[0]["rated"] is True, games
+        assert games[0]["opponent"]["name"] == opponent and games[0]["opponent"]["registered"] is True
+    st, _, body = await http(db_server.port, "GET", f"/api/games/{games[0]['id']}")
+    assert st == 200 and json.loads(body)["players"] == ["Ann", "Bob"], body
