@@ -95,8 +95,9 @@ class App {
     this.sound.armOnFirstGesture();
     window.addEventListener("hashchange", () => this.route());
     this.route();
-    // the socket's hello carries the session cookie by itself; the header asks the API at once too
-    void this.account.load();
+    // the socket's hello carries the session cookie by itself and the welcome names the account: the header
+    // follows it (no GET /api/account at start, which answered a guest's every page load with a 401 the
+    // browser logs as an error)
     this.conn.start();
   }
 

@@ -45,6 +45,9 @@ class ClientPage:
         self.errors: list = []
         self.calls_under_stick = 0  # canvas calls of a ball the cue stick was drawn over
         page.on("pageerror", lambda e: self.errors.append(f"{e} {getattr(e, 'stack', '')}"))
+        # what the browser's console shows as errors (a failed request's status among them)
+        self.console_errors: list = []
+        page.on("console", lambda m: m.type == "error" and self.console_errors.append(m.text))
         # every error toast the page shows (a refused stroke, a server error), kept in order
         page.add_init_script(_TOAST_RECORDER)
 

@@ -247,3 +247,5 @@ def test_a_replayed_stroke_is_practised_at_its_position_with_its_cue(browser, li
     assert not felt(P.pixel_at_world(*got["1"])), "the 1 is not drawn where the stroke found it"
     P.page.screenshot(path=os.path.join(artifacts, "practice-from-replay.png"))
     assert not P.errors and not P.error_toasts(), (P.errors, P.error_toasts())
+    # a guest's pages log no error either (GET /api/account at start answered every guest's page with a 401)
+    assert not P.console_errors, P.console_errors
