@@ -62,6 +62,12 @@ class ClientPage:
         self.page.reload()
         self.wait_connected()
 
+    def join_from_lobby(self, table: str, timeout: float = 15.0) -> None:
+        """Join ``table`` with its lobby row's Join button (once the row shows) and wait for the table."""
+        self.page.wait_for_selector(f"tr[data-table='{table}'] [data-action=join]", timeout=timeout * 1000)
+        self.page.click(f"tr[data-table='{table}'] [data-action=join]")
+        self.wait_table()
+
     def wait_connected(self, timeout: float = 20.0) -> None:
         self.page.wait_for_selector("#link-status.open", timeout=timeout * 1000)
 
