@@ -131,7 +131,34 @@ def test_a_phone_player_upright_lags_with_taps(browser, live_server, artifacts):
         pos = d["state"]["legal"]["shoot"]["lag_balls"][str(seat)]
         page.set_stroke(0.0, pool_lag_speed(table, pos[0], pos[1]))
     P.page.screenshot(path=os.path.join(artifacts, "phone-lag-portrait.png"))
-    P.page.tap("#shoot-btn")
+
+    # the shot dock: with the panel's Shoot scrolled away, power and Shoot stay on the screen
+    for size, tag in ((LANDSCAPE, "landscape"), (PORTRAIT, "portrait")):
+        P.page.set_viewport_size({"width": size[0], "height": size[1]})
+        P.page.evaluate("window.scrollTo(0, 0)")
+        P.page.wait_for_selector("#dock-shoot", state="visible", timeout=5000)
+        dock = P.page.evaluate("() => { const r = document.querySelector('[data-testid=shot-dock]').getBoundingClientRect();"
+                               " return [r.left, r.top, r.right, r.bottom]; }")
+        assert dock[0] >= 0 and dock[1] >= 0 and dock[2] <= size[0] and dock[3] <= size[1], (tag, dock)
+        assert not P.page.evaluate("""() => { const r = document.querySelector('#shoot-btn').getBoundingClientRect();
+                                             return r.bottom > 0 && r.top < innerHeight; }"""), "the panel's Shoot is on screen too"
+        if tag == "landscape":
+            P.redraw()
+            assert dock[0] >= table_rect(P)["table"][2] - 0.5, f"the dock covers the table: {dock} {table_rect(P)}"
+        P.page.screenshot(path=os.path.join(artifacts, f"phone-shot-dock-{tag}.png"))
+    # + and - move the power as the slider would; the panel's box shows the same speed
+    before = P.page.input_value("#power-speed")
+    P.page.tap("#dock-power-up")
+    up = P.page.inner_text("[data-testid=dock-speed]")
+    assert float(up) > float(before) + 0.01, (before, up)
+    assert abs(float(P.page.input_value("#power-speed")) - float(up)) < 0.006
+    P.page.tap("#dock-power-down")
+    assert abs(float(P.page.input_value("#power-speed")) - float(before)) < 0.006
+    pos = d["state"]["legal"]["shoot"]["lag_balls"]["0"]  # the exact lag speed again (the dock went along the slider)
+    P.set_stroke(0.0, pool_lag_speed(table, pos[0], pos[1]))
+    P.page.evaluate("window.scrollTo(0, 0)")
+    P.page.wait_for_selector("#dock-shoot", state="visible", timeout=5000)
+    P.page.tap("#dock-shoot")
     D.shoot()
     nv = next_version([P, D], v)
     wait_all([P, D], nv)

@@ -34,6 +34,8 @@ export const V0_MIN = 0.02;
 export const SPEED_DEFAULT = 2.0;
 /** Ball mass (kg) until the table's preset says (pool balls, physics/table.py). */
 const DEFAULT_BALL_MASS = 0.17;
+/** the shot dock's + and - move the power slider by this share of its travel */
+const DOCK_STEP = 0.02;
 
 /** Clamp (a, b) into the miscue circle of radius LIMITS.TIP_OFFSET_MAX. */
 export function clampTip(a: number, b: number): [number, number] {
@@ -63,6 +65,11 @@ export class StrokeControls {
   private thRange: HTMLInputElement;
   private tip: HTMLCanvasElement;
   readonly shootBtn: HTMLButtonElement;
+  /** the phone's shot dock: power and Shoot kept on the screen (fixed; CSS shows it on small screens only, while
+   * the panel's own Shoot button is scrolled out of sight) */
+  readonly dock: HTMLElement;
+  private dockSpeed: HTMLElement;
+  private dockButtons: HTMLButtonElement[];
   readonly callBox: HTMLElement;
   private callBalls: HTMLElement;
   private callPockets: HTMLElement;
@@ -139,6 +146,19 @@ export class StrokeControls {
     this.thIn.addEventListener("change", () => this.set({ theta: Number(this.thIn.value) }));
     this.thRange.addEventListener("input", () => this.set({ theta: Number(this.thRange.value) }));
     this.shootBtn.addEventListener("click", () => this.onShoot());
+    this.dockSpeed = h("output", { class: "dock-speed", "data-testid": "dock-speed", "aria-label": "Cue-ball speed in metres per second" });
+    this.dockButtons = [
+      h("button", { type: "button", class: "small", id: "dock-power-up", "aria-label": "More power", onclick: () => this.nudgePower(DOCK_STEP) }, "+") as HTMLButtonElement,
+      h("button", { type: "button", class: "small", id: "dock-power-down", "aria-label": "Less power", onclick: () => this.nudgePower(-DOCK_STEP) }, "\u2212") as HTMLButtonElement,
+      h("button", { type: "button", class: "primary", id: "dock-shoot", onclick: () => this.onShoot() }, "Shoot") as HTMLButtonElement,
+    ];
+    const [up, down, shoot] = this.dockButtons;
+    this.dock = h("div", { class: "shot-dock", role: "group", "aria-label": "Power and shoot", "data-testid": "shot-dock" }, up, this.dockSpeed, down, shoot);
+    if (typeof IntersectionObserver !== "undefined") {
+      new IntersectionObserver((entries) => {
+        for (const e of entries) this.dock.classList.toggle("main-visible", e.isIntersecting);
+      }).observe(this.shootBtn);
+    }
     this.safetyIn.addEventListener("change", () => {
       this.call.safety = this.safetyIn.checked;
       if (this.call.safety) this.call = { ball: null, pocket: null, safety: true };
@@ -215,6 +235,8 @@ export class StrokeControls {
 
   setEnabled(on: boolean): void {
     for (const el of this.el.querySelectorAll("input, button")) (el as HTMLInputElement).disabled = !on;
+    for (const b of this.dockButtons) b.disabled = !on;
+    this.dock.hidden = !on;
   }
 
   /** Show the call choices (14.1): `need` is required / optional / none. */
@@ -258,6 +280,7 @@ export class StrokeControls {
 
   private showPower(speed: number): void {
     this.speedIn.value = String(round(speed, 2));
+    this.dockSpeed.textContent = speed.toFixed(2);
     this.speedRange.value = String(positionOf(speed));
     const V0 = cueSpeedFor(speed, this.state.a, this.state.b, this.state.theta, this.mass, this.cue.mass);
     this.speedNote.textContent = `${bandOf(speed)} \u00b7 cue speed ${V0.toFixed(2)} m/s`;

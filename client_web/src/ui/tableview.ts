@@ -268,7 +268,7 @@ export class TableView {
       h("p", {}, "This table does not exist or has ended."),
       h("p", {}, h("a", { href: "#/", id: "missing-table-lobby" }, "Back to the lobby")),
     );
-    this.el = h("section", { class: "table-view", "data-table-id": id }, this.missingEl, this.boardEl, this.sideEl, this.dialog);
+    this.el = h("section", { class: "table-view", "data-table-id": id }, this.missingEl, this.boardEl, this.sideEl, this.controls.dock, this.dialog);
     this.clockTimer = setInterval(() => this.tickClock(), 250);
     this.fitHandler = () => this.fitPortrait();
     window.addEventListener("resize", this.fitHandler);
