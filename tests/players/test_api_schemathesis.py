@@ -23,6 +23,7 @@ from server.api import ApiRequest, PlayersApi, document
 from server.players.accounts import Accounts
 from server.players.games import record_game
 from server.records import export
+from server.puzzles.service import load_seed, seed
 from server.tournaments import store as tournaments
 from records_helpers import server_record
 
@@ -120,8 +121,18 @@ async def seeded_cases(api, db, doc):
     out = None
     for g in (1, 2):
         out = await record_game(db, *server_record("three_cushion", "st", g, accounts=ids, rated=True), export)
+    await seed(db)
+    pool = next(p for p in load_seed() if p["discipline"] == "straight_pool")
+    carom = next(p for p in load_seed() if p["discipline"] == "three_cushion")
+    ids_of = {p["code"]: i for i, p in enumerate(load_seed(), 1)}
     schema = schemathesis.openapi.from_dict(doc)
     return [
+        schema["/api/puzzles/daily"]["GET"].Case(),
+        schema["/api/puzzles/{id}"]["GET"].Case(headers=cookie, path_parameters={"id": ids_of[pool["code"]]}),
+        schema["/api/puzzles/{id}/attempt"]["POST"].Case(headers=cookie, path_parameters={"id": ids_of[pool["code"]]},
+                                                        body=pool["solution"]),
+        schema["/api/puzzles/{id}/attempt"]["POST"].Case(path_parameters={"id": ids_of[carom["code"]]},
+                                                        body={"stroke": carom["solution"]["stroke"]}),
         schema["/api/players/{name}"]["GET"].Case(path_parameters={"name": "ann"}),
         schema["/api/players/{name}/games"]["GET"].Case(path_parameters={"name": "Bob"}, query={"limit": 1}),
         schema["/api/games/{id}"]["GET"].Case(path_parameters={"id": out.game_id}),
