@@ -90,7 +90,8 @@ def test_openapi_document_is_valid(db, hasher):
         "/api/account/delete", "/api/account", "/api/players/{name}", "/api/players/{name}/games",
         "/api/games/{id}", "/api/leaderboard/{discipline}", "/api/positions", "/api/positions/{code}", "/api/drills",
         "/api/tv", "/api/tv/{channel}", "/api/games/live", "/api/tournaments", "/api/tournaments/{id}",
-        "/api/tournaments/{id}/join", "/api/tournaments/{id}/leave"}
+        "/api/tournaments/{id}/join", "/api/tournaments/{id}/leave", "/api/puzzles/daily", "/api/puzzles/{id}",
+        "/api/puzzles/{id}/attempt"}
 
 
 async def test_register_login_logout_and_account(api):
