@@ -23,7 +23,7 @@ from typing import Any, Awaitable, Callable, Dict, List, Optional, Tuple
 from physics.table import get_table
 from protocol import fields as F
 from protocol.errors import ProtocolError
-from rules.position import Position, PositionError, decode
+from rules.position import Position, decode
 from server.api.messages import ApiRequest, ApiResponse, error
 from server.api.router import Param, Route
 from server.players.accounts import Account
@@ -192,8 +192,6 @@ class PuzzlesApi:
             stroke, call = read_attempt(body, pos)
         except _Refused as r:
             return r.response
-        except PositionError:  # a stored code the decoder no longer reads: not the client's fault
-            raise
         if not self.limiter.take(req.client or "?"):
             return error(429, "too_many_attempts", f"at most {ATTEMPTS_PER_MINUTE} attempts a minute; try again soon")
         try:

@@ -363,3 +363,31 @@ async def test_finished_games_are_mined_in_the_background(db):
     assert await store.count(db) == len(want)
     api_view = await store.get(db, 1)
     assert api_view.source_game_id == out.game_id
+
+
+def test_cli_seed_and_mine(tmp_path, capsys):
+    """``billar puzzles seed`` adds the seed set once; ``billar puzzles mine`` mines the newest finished games."""
+    import asyncio
+
+    from server.cli import main as billar
+    from server.db import Database, upgrade
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'p.db'}"
+    assert billar(["puzzles", "seed", "--url", url]) == 0
+    assert "16 seed puzzles added (16 in all)" in capsys.readouterr().out
+    assert billar(["puzzles", "seed", "--url", url]) == 0
+    assert "0 seed puzzles added (16 in all)" in capsys.readouterr().out
+
+    async def add_game():
+        db = Database(url)
+        try:
+            await upgrade(url)
+            await record_game(db, *server_record("straight_pool", "cli", 1), export)
+            await record_game(db, *server_record("three_cushion", "cli2", 1), export)
+        finally:
+            await db.close()
+
+    asyncio.run(add_game())
+    assert billar(["puzzles", "mine", "--url", url, "--limit", "5"]) == 0
+    assert "4 puzzles mined (20 in all)" in capsys.readouterr().out  # 3 of the carom game, 1 of the 14.1 game
+    assert billar(["puzzles", "mine", "--url", url, "--limit", "0"]) == 2
