@@ -16,6 +16,7 @@ the call with ``CALL``, each error 400 ``bad_field`` naming the field). Then the
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import time
 from typing import Any, Awaitable, Callable, Dict, List, Optional, Tuple
@@ -194,8 +195,9 @@ class PuzzlesApi:
             return r.response
         if not self.limiter.take(req.client or "?"):
             return error(429, "too_many_attempts", f"at most {ATTEMPTS_PER_MINUTE} attempts a minute; try again soon")
-        try:
-            played = judge(pos, stroke, call)
+        loop = asyncio.get_running_loop()
+        try:  # tens of milliseconds of physics at worst: in a worker thread, so the event loop keeps turning
+            played = await loop.run_in_executor(None, judge, pos, stroke, call)
         except ValueError as exc:  # the referee or the physics refuses the stroke or call
             return error(400, "bad_field", f"stroke: {exc}"[:300])
         acc = await self.who(req)
@@ -207,6 +209,6 @@ class PuzzlesApi:
                 return error(404, "no_puzzle", "no such puzzle")
         return ApiResponse(200, {
             "solved": played.solved, "ruling": played.ruling, "stroke": played.record,
-            "solution": self._solution(p, pos), "attempt": number,
+            "solution": await loop.run_in_executor(None, self._solution, p, pos), "attempt": number,
             "rating": None if change is None else change.to_json(),
         })
