@@ -2,6 +2,7 @@
 the contract's shapes and values, every refused input changing nothing, the rate limit, ratings on the first
 attempt only (checked against Glicko-2 worked out here step by step), the puzzle of the day, background mining."""
 
+import asyncio
 import datetime as dt
 import json
 import math
@@ -391,3 +392,19 @@ def test_cli_seed_and_mine(tmp_path, capsys):
     assert billar(["puzzles", "mine", "--url", url, "--limit", "5"]) == 0
     assert "4 puzzles mined (20 in all)" in capsys.readouterr().out  # 3 of the carom game, 1 of the 14.1 game
     assert billar(["puzzles", "mine", "--url", url, "--limit", "0"]) == 2
+
+
+async def test_two_first_attempts_at_once_rate_once(env, dbf):
+    """The same player's two attempts sent at once (two engines, as two processes): numbered 1 and 2, one rated."""
+    api, clocks, seeds = env
+    me = await login(api, "Ann")
+    other = PlayersApi(dbf.engine(), api.accounts, clock=lambda: clocks.now)
+    twin = Client(other, client="10.9.9.9")
+    twin.cookie = me.cookie
+    body = body_of(seeds[0])
+    a, b = await asyncio.gather(me.call("POST", "/api/puzzles/1/attempt", body),
+                                twin.call("POST", "/api/puzzles/1/attempt", body))
+    got = sorted((x.decoded()["attempt"], x.decoded()["rating"] is None) for x in (a, b))
+    assert got == [(1, False), (2, True)]
+    v = (await me.call("GET", "/api/puzzles/1")).decoded()
+    assert (v["plays"], v["wins"], v["me"]["attempts"]) == (1, 1, 2)
