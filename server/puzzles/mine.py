@@ -5,9 +5,9 @@ through its referee. A stroke is a *candidate* when it was played in phase ``pla
 lag), with the 14.1 cue ball on the bed (not in hand), and it scored nothing for its shooter (14.1:
 no ball credited; carom: no point). For each candidate, in the record's order:
 
-1. **The position.** The balls before the stroke as a :class:`rules.position.Position` on the
-   code's 0.1 mm grid (the puzzle's code; a layout the code refuses, e.g. a ball in a pocket's jaws,
-   is skipped). The solver always shoots ball 0: in carom, when the shooter's ball was the yellow,
+1. **The position.** The balls before the stroke as a :class:`rules.position.Position` read back
+   from its code (the puzzle's code, on the code's 0.1 mm grid; a layout the code refuses, e.g. a
+   ball in a pocket's jaws, is skipped). The solver always shoots ball 0: in carom, when the shooter's ball was the yellow,
    white and yellow change places (the same position, colours swapped). The referee is set up at
    the position as a practice table does (:func:`server.puzzles.judge.new_game`), so the search and
    the judge of attempts see one game.
@@ -49,7 +49,7 @@ from physics import Shot
 from protocol import limits as L
 from rules.base import IllegalAction
 from rules.multi import MultiGame
-from rules.position import Position, PositionError, encode
+from rules.position import Position, PositionError, decode, encode
 from rules.registry import canonical_name, new_game
 from rules.replay import apply_entry
 from server.puzzles.judge import CUE, STROKE_KEYS, goal_of, judge
@@ -218,7 +218,7 @@ def examine(candidate: Candidate) -> Optional[Mined]:
         code = encode(pos)
     except PositionError:
         return None
-    pos = pos.quantized()
+    pos = decode(code)  # exactly what the judge of attempts will see
     goal = goal_of(pos.discipline)
     tries, trivial, scoring = _pot_search(pos) if goal == "pot" else _carom_search(pos)
     if trivial or not tries:
