@@ -62,6 +62,7 @@ export class PuzzlePage {
   private shownLog: ShotLog | null = null;
   private trails = new WeakMap<ShotLog, Trail[]>();
   private pull = 0;
+  private controlsKey = "";
   private frame = 0;
   private destroyed = false;
   private headEl: HTMLElement;
@@ -118,8 +119,8 @@ export class PuzzlePage {
       () => void this.play(),
       () => this.sync(),
     );
-    this.controls.shootBtn.textContent = "Play";
-    this.controls.shootBtn.id = "puzzle-play-controls";
+    // one Play button, under the table (and beside it on a phone held sideways)
+    this.controls.shootBtn.hidden = true;
     // a puzzle asks for a pot or a carom: no safety to declare
     (this.controls.safetyIn.closest("label") as HTMLElement).hidden = true;
     this.playBtn = h("button", { type: "button", id: "puzzle-play", class: "primary shoot", onclick: () => void this.play() }, "Play") as HTMLButtonElement;
@@ -332,8 +333,8 @@ export class PuzzlePage {
     this.el.dataset.animating = String(this.playback.animating);
     this.playBtn.disabled = !aiming;
     this.hudPlay.hidden = !aiming;
-    this.controls.setEnabled(aiming);
     if (!p) {
+      this.controls.setEnabled(false);
       this.board.invalidate();
       return;
     }
@@ -354,8 +355,14 @@ export class PuzzlePage {
     this.board.canCall = aiming && p.goal === "pot";
     this.board.callBall = aiming ? this.controls.call.ball : null;
     this.board.callPocket = aiming ? this.controls.call.pocket : null;
-    const balls = [...p.balls.keys()].filter((b) => b !== p.cue_ball).sort((a, b) => a - b);
-    this.controls.setCallOptions(p.goal === "pot" ? "required" : "none", balls, p.table.pockets.map((q) => q.name), p.table.kind);
+    // the controls change only with the phase or the call (not on every animation frame)
+    const ckey = [aiming, this.controls.call.ball, this.controls.call.pocket].join("|");
+    if (ckey !== this.controlsKey) {
+      this.controlsKey = ckey;
+      this.controls.setEnabled(aiming);
+      const balls = [...p.balls.keys()].filter((b) => b !== p.cue_ball).sort((a, b) => a - b);
+      this.controls.setCallOptions(p.goal === "pot" ? "required" : "none", balls, p.table.pockets.map((q) => q.name), p.table.kind);
+    }
     this.renderActions();
     // a phone held sideways: Play in the margin beside the table, as wide as that margin
     this.wrap.style.setProperty("--hud-w", `${Math.max(44, Math.floor(this.board.sideMargin() - 6))}px`);
