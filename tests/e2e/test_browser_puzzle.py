@@ -237,9 +237,11 @@ def test_puzzle_of_the_day_guest_play_solution_try_again(browser, live_server, a
     assert d["trails"] >= 2 and all(b["id"] != 1 for b in d["balls"])
     cue_end = next(b for b in d["balls"] if b["id"] == 0)
     assert math.dist((cue_end["x"], cue_end["y"]), BALLS[0]) > 0.2
-    mid = ((BALLS[0][0] * 2 + BALLS[1][0]) / 3, (BALLS[0][1] * 2 + BALLS[1][1]) / 3)
+    page.screenshot(path=os.path.join(artifacts, "puzzle-solved.png"))
+    ux, uy = math.cos(math.radians(st["phi"])), math.sin(math.radians(st["phi"]))
+    mid = (BALLS[0][0] + 0.35 * ux, BALLS[0][1] + 0.35 * uy)  # on the cue ball's way to ball 1
     assert not felt(pixel(P, *mid)), "no trail drawn on the cue ball's path"
-    off = (mid[0], mid[1] + 0.15)
+    off = (0.5, 1.0)  # the upper left of the bed, away from every path
     assert felt(pixel(P, *off)), "cloth away from the paths is not felt"
     page.screenshot(path=os.path.join(artifacts, "puzzle-solved.png"))
 
@@ -317,6 +319,16 @@ def test_puzzle_phone_layout(browser, live_server, artifacts, size):
     play_sel = "#puzzle-play" if W < H else "#puzzle-hud-play"
     box = page.locator(play_sel).bounding_box()
     assert box and box["y"] >= 0 and box["y"] + box["height"] <= H and box["x"] + box["width"] <= W, (play_sel, box)
+    assert page.inner_text("[data-testid=puzzle-status]") == ""  # nothing left saying it loads
+    if W > H:
+        # sideways the goal is beside the table (what is under the table needs a scroll)
+        goal = page.locator("[data-testid=puzzle-hud-goal]")
+        assert goal.is_visible() and goal.inner_text() == GOAL
+        g = goal.bounding_box()
+        assert g["y"] + g["height"] <= H and g["x"] >= 0, g
+    else:
+        assert not page.locator("[data-testid=puzzle-hud-goal]").is_visible()
+        assert page.locator("[data-testid=puzzle-goal]").bounding_box()["y"] < H / 3
     canvas = page.locator("canvas.table-canvas").bounding_box()
     assert canvas["y"] >= 0 and canvas["y"] + canvas["height"] <= H + 1 and canvas["width"] >= W * 0.9, canvas
     # the balls are drawn on the screen, and both are inside the viewport
@@ -336,5 +348,13 @@ def test_puzzle_phone_layout(browser, live_server, artifacts, size):
     page.locator(play_sel).scroll_into_view_if_needed()
     page.tap(play_sel)
     wait_result(P)
-    assert page.inner_text("[data-testid=puzzle-verdict]").startswith(("Solved", "Missed"))
+    # the stroke was played where it can be seen: the table scrolled back into view
+    canvas = page.locator("canvas.table-canvas").bounding_box()
+    assert canvas["y"] >= -1 and canvas["y"] + canvas["height"] <= H + 1, canvas
+    verdict = page.inner_text("[data-testid=puzzle-verdict]")
+    assert verdict in ("Solved (attempt 1)", "Missed (attempt 1)"), verdict
+    if W > H:
+        assert page.inner_text("[data-testid=puzzle-hud-goal]").startswith(verdict.split()[0])
+        assert not page.locator("#puzzle-hud-play").is_visible()  # nothing to play until Try again
+    page.screenshot(path=os.path.join(artifacts, f"puzzle-phone-{W}x{H}-played.png"))
     assert not P.errors, P.errors

@@ -77,6 +77,7 @@ export class PuzzlePage {
   private sideEl: HTMLElement;
   private playBtn: HTMLButtonElement;
   private hudPlay: HTMLButtonElement;
+  private hudGoal: HTMLElement;
   private keyHandler: (e: KeyboardEvent) => void;
   private fitHandler: () => void;
 
@@ -120,12 +121,14 @@ export class PuzzlePage {
       () => this.sync(),
     );
     // one Play button, under the table (and beside it on a phone held sideways)
-    this.controls.shootBtn.hidden = true;
+    this.controls.shootBtn.style.display = "none"; // (the style sheet displays it: `hidden` alone would not)
     // a puzzle asks for a pot or a carom: no safety to declare
     (this.controls.safetyIn.closest("label") as HTMLElement).hidden = true;
     this.playBtn = h("button", { type: "button", id: "puzzle-play", class: "primary shoot", onclick: () => void this.play() }, "Play") as HTMLButtonElement;
     this.hudPlay = h("button", { type: "button", id: "puzzle-hud-play", class: "primary", onclick: () => void this.play() }, "Play") as HTMLButtonElement;
-    this.wrap.append(h("div", { class: "hud hud-act" }, this.hudPlay));
+    // a phone held sideways: the goal (then the verdict) in the margin left of the table, Play in the right one
+    this.hudGoal = h("div", { class: "hud-seat puzzle-hud-goal", "data-testid": "puzzle-hud-goal" });
+    this.wrap.append(h("div", { class: "hud hud-score" }, this.hudGoal), h("div", { class: "hud hud-act" }, this.hudPlay));
     this.headEl = h("h2", { class: "puzzle-title", "data-testid": "puzzle-title" }, "Puzzle");
     this.goalEl = h("p", { class: "puzzle-goal", "data-testid": "puzzle-goal" });
     this.factsEl = h("div", { class: "puzzle-facts", "data-testid": "puzzle-facts" });
@@ -183,10 +186,14 @@ export class PuzzlePage {
     this.puzzle = p;
     this.board.preset = p.table;
     this.controls.setTable(p.table.ball.mass, p.table.kind);
+    // the cue speed for the default ball speed on this table (setTable leaves it when the balls are the default's)
+    this.controls.set({ speed: this.controls.state.speed });
     this.controls.call = { ball: null, pocket: null, safety: false };
     document.title = `billar \u2014 puzzle ${p.id}`;
     this.headEl.textContent = `${this.id === null ? "Puzzle of the day" : "Puzzle"} #${p.id} \u00b7 ${disciplineLabel(p.discipline)}`;
     this.goalEl.textContent = p.goal_text;
+    this.hudGoal.textContent = p.goal_text;
+    this.say("");
     this.phase = "aiming";
     this.showPosition();
     this.renderFacts();
@@ -255,6 +262,7 @@ export class PuzzlePage {
     this.phase = "playing";
     this.resultEl.hidden = true;
     this.say("");
+    this.showTable();
     if (!this.animate(recordLog(res.stroke, p.table))) this.clipEnded();
   }
 
@@ -288,6 +296,7 @@ export class PuzzlePage {
     this.playback.clear();
     this.phase = "aiming";
     this.resultEl.hidden = true;
+    this.hudGoal.textContent = this.puzzle.goal_text;
     this.showPosition();
     this.say("");
   }
@@ -298,8 +307,15 @@ export class PuzzlePage {
     const res = this.result;
     if (!p || !res || this.playback.animating) return;
     this.phase = "result";
+    this.showTable();
     this.animate(recordLog(res.solution.record, p.table));
     this.renderResult(true);
+  }
+
+  /** Scroll the table into view when part of it is off the screen (a phone, the stroke set in the controls below). */
+  private showTable(): void {
+    const r = this.wrap.getBoundingClientRect();
+    if (r.top < 0 || r.bottom > window.innerHeight) this.wrap.scrollIntoView({ block: r.height > window.innerHeight ? "start" : "nearest" });
   }
 
   private skip(): void {
@@ -392,6 +408,7 @@ export class PuzzlePage {
     const res = this.result;
     if (!res) return;
     this.resultEl.hidden = false;
+    this.hudGoal.replaceChildren(h("b", {}, res.solved ? "Solved" : "Missed"), h("span", {}, this.puzzle?.goal_text ?? ""));
     this.resultEl.className = `puzzle-result ${res.solved ? "solved" : "missed"}`;
     this.resultEl.replaceChildren(
       ...kids(
