@@ -39,12 +39,14 @@ class GameStats:
 
 
 def play_game(discipline: str, config: Optional[Dict[str, Any]], players: Sequence[Player], seed: int = 0,
-              max_actions: int = 4000) -> GameStats:
+              max_actions: int = 4000, record: Optional[List[Dict[str, Any]]] = None) -> GameStats:
     """Play one game of ``discipline`` with ``config`` between ``players[0]`` (seat 0) and ``players[1]``.
 
     Returns :class:`GameStats`. Raises ``RuntimeError`` when the game has not ended after
     ``max_actions`` actions (a bug or an endless stalemate), and whatever the referee raises
-    for an action it refuses (a bot bug: bots only play legal actions).
+    for an action it refuses (a bot bug: bots only play legal actions). When ``record`` is a list, the
+    game's record entries in the format ``billar referee`` replays (rules/replay.py: lags, decisions and
+    strokes with their ``sim``) are appended to it.
     """
     game = new_game(discipline, config or {}, seed)
     st = GameStats(discipline)
@@ -62,6 +64,8 @@ def play_game(discipline: str, config: Optional[Dict[str, Any]], players: Sequen
             layout = game.prepare_shot(0, None)
             sim = simulate(game.table, layout, [a.shot for a in acts])
             game.apply_lag(sim)
+            if record is not None:
+                record.append({"lag": True, "sim": sim.to_json()})
             continue
         seat = game.to_act
         t0 = time.perf_counter()
@@ -69,6 +73,8 @@ def play_game(discipline: str, config: Optional[Dict[str, Any]], players: Sequen
         st.think_s[seat].append(time.perf_counter() - t0)
         if act.kind == "decision":
             game.apply_decision(seat, act.name, act.arg)
+            if record is not None:
+                record.append({"player": seat, "decision": {"name": act.name, "arg": act.arg}})
             continue
         if shooting is not None and shooting != seat:
             st.runs[shooting].append(run_of[shooting])
@@ -78,6 +84,9 @@ def play_game(discipline: str, config: Optional[Dict[str, Any]], players: Sequen
         layout = game.prepare_shot(seat, act.call, act.cue_ball)
         sim = simulate(game.table, layout, act.shot)
         ruling = game.apply_shot(seat, act.call, sim)
+        if record is not None:
+            record.append({"player": seat, "call": act.call, "cue_ball_position": _point(act.cue_ball),
+                           "sim": sim.to_json()})
         st.strokes[seat] += 1
         if ruling.foul is not None:
             st.fouls[seat] += 1
@@ -94,6 +103,10 @@ def play_game(discipline: str, config: Optional[Dict[str, Any]], players: Sequen
     st.points = list(_scores(game))
     st.winner = (game.result or {}).get("winner")
     return st
+
+
+def _point(p: Any) -> Optional[List[float]]:
+    return None if p is None else [float(p[0]), float(p[1])]
 
 
 def _scores(game: Any) -> List[int]:

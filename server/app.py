@@ -35,6 +35,7 @@ from server.db.engine import Database, database_url
 from server.db.migrate import upgrade_database
 from server.embedded import start_embedded
 from server.finished import Recorder
+from server.puzzles.service import Miner, seed_if_empty
 from server.http.routes import Router
 from server.http.transport import Connection as HttpConnection
 from server.hub import Hub
@@ -86,6 +87,8 @@ class Server:
         self.hub.accounts = self.api.account_for_cookie
         self.recorder = Recorder(self.store, self.db, self.registry.announce_rating)
         self.registry.on_finished = self.recorder.soon
+        self.miner = Miner(self.db, enabled=st.puzzle_mining)
+        self.recorder.on_recorded = self.miner.submit
         self.registry.rating_source = self._rating
         openapi = json.dumps(document(self.api.routes), separators=(",", ":")).encode()
         self.router = Router(st, m, self.health, self.render_metrics, self.export_record, self.api.handle, openapi)
@@ -128,6 +131,7 @@ class Server:
         self.redis_url = url
         self._wire(url)
         await upgrade_database(self.db)  # a fresh database, or one of an older release: migrated first (schema made)
+        await seed_if_empty(self.db)  # a fresh server has puzzles (server/puzzles/seed.json)
         await self.bus.start()
         self.outbox.start()
         await self.node.start()  # adopts every persisted table nobody holds: a restart resumes them
@@ -199,6 +203,7 @@ class Server:
                 log.warning("connections still open at shutdown")
         await self.lobby.stop()
         await self.recorder.stop()
+        await self.miner.stop()
         if self._on_gc in gc.callbacks:
             gc.callbacks.remove(self._on_gc)
         await self.node.stop()

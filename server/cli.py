@@ -8,6 +8,7 @@ adds its parser and sets ``func`` (called with the parsed arguments, returning a
 - ``billar serve``    server/app.py     run the game server
 - ``billar bots``     bots/cli.py       play games with bot players over the protocol
 - ``billar db``       server/db/migrate.py  database migrations (``billar db upgrade``)
+- ``billar puzzles``  server/puzzles/service.py  shot puzzles (``billar puzzles seed``, ``billar puzzles mine``)
 
 This module lives in ``server`` because it is the one package allowed to import every other.
 Bad arguments exit 2 with a one-line message (argparse's convention).
@@ -20,7 +21,7 @@ import importlib
 import sys
 from typing import List, Optional
 
-COMMAND_MODULES = ("physics.cli", "rules.replay", "server.app", "bots.cli", "server.db.migrate")
+COMMAND_MODULES = ("physics.cli", "rules.replay", "server.app", "bots.cli", "server.db.migrate", "server.puzzles.service")
 
 
 class _Parser(argparse.ArgumentParser):

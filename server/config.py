@@ -21,6 +21,8 @@ BILLAR_CLUSTER           1: several processes share Redis    0 (1 with --workers
 BILLAR_REUSE_PORT        1: bind with SO_REUSEPORT           0 (1 with --workers)
 BILLAR_MAX_TABLES_PER_ADDRESS  open tables made from one        100 (0: no limit)
                          client address in one process
+BILLAR_PUZZLE_MINING     0: finished games are not mined     1
+                         for puzzles (server/puzzles/)
 =======================  ==================================  =================
 """
 
@@ -95,6 +97,8 @@ class Settings:
     tv_lease_s: float = 3.0  # a TV channel's choosing lease expires this long after its last renewal
     tv_linger_s: float = 6.0  # an ended featured game stays on screen this long unless its rematch starts
     tv_rematch_s: float = 60.0  # the rematch of the ended featured game is preferred this long after the end
+    # puzzles (server/puzzles/): finished games mined in the background (BILLAR_PUZZLE_MINING=0 turns it off)
+    puzzle_mining: bool = field(default_factory=lambda: os.environ.get("BILLAR_PUZZLE_MINING", "1") not in ("0", "false", "no"))
     # shutdown
     shutdown_retry_ms: int = 2000  # told to clients in ``shutdown``
     log_level: str = "INFO"
@@ -136,6 +140,7 @@ def from_env(env: Optional[Mapping[str, str]] = None, **overrides) -> Settings:
         cluster=env.get("BILLAR_CLUSTER", "") in ("1", "true", "yes"),
         reuse_port=env.get("BILLAR_REUSE_PORT", "") in ("1", "true", "yes"),
         max_tables_per_address=int(_env_float(env, "BILLAR_MAX_TABLES_PER_ADDRESS", s.max_tables_per_address)),
+        puzzle_mining=env.get("BILLAR_PUZZLE_MINING", "1") not in ("0", "false", "no"),
     )
     kw.update({k: v for k, v in overrides.items() if v is not None})
     out = s.replace(**kw)

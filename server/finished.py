@@ -46,6 +46,7 @@ class Recorder:
         self._stop = asyncio.Event()
         self._bg: Set[asyncio.Task] = set()
         self.recorded = 0  # games this process wrote (not counting those found already written)
+        self.on_recorded: Optional[Callable[[int], Any]] = None  # told the id of each game written (puzzle mining)
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._sweep(), name="finished-games")
@@ -100,6 +101,8 @@ class Recorder:
             await self._done(entry)
             if outcome.recorded:
                 self.recorded += 1
+                if self.on_recorded is not None:
+                    self.on_recorded(outcome.game_id)
             if outcome.rated:
                 names = meta.get("players") or [None, None]
                 ratings = [{"seat": s, "name": names[s], "before": round(r.rating_before), "after": round(r.rating_after),

@@ -31,3 +31,8 @@ def pytest_sessionstart(session):
         raise pytest.UsageError(
             "compiled extensions are not the ones imported (run `make build`): " + "; ".join(bad)
         )
+
+
+# puzzle mining of finished games runs in the background of a server (server/puzzles/service.py): off in the
+# tests, except the test of mining itself, which turns it on for its own server
+os.environ.setdefault("BILLAR_PUZZLE_MINING", "0")

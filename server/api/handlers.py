@@ -39,6 +39,7 @@ from rules.registry import canonical_name
 from server.api.live import LiveSource, NoLive
 from server.api.messages import MAX_BODY_BYTES, ApiRequest, ApiResponse, error
 from server.api.positions import PositionsApi
+from server.api.puzzles import PuzzlesApi
 from server.api.router import Param, Route, Router
 from server.api.schemas import TV_CHANNELS, BodyError, check_body
 from server.api.tournaments import TournamentsApi
@@ -151,6 +152,8 @@ class PlayersApi:
         self.routes += self.positions.routes
         self.tournaments = TournamentsApi(db, self._require, clock)
         self.routes += self.tournaments.routes
+        self.puzzles = PuzzlesApi(db, self._who, clock, monotonic)
+        self.routes += self.puzzles.routes
         self.router = Router(self.routes)
 
     # ----- the checks ------------------------------------------------------------------------
@@ -176,6 +179,9 @@ class PlayersApi:
                 return error(405, "method_not_allowed", f"{req.method} is not allowed here; use {', '.join(allowed)}",
                              [("Allow", ", ".join(allowed))])
             return error(404, "not_found", "no such API route")
+        if route.max_body is not None and (len(req.body) > route.max_body or (
+                length is not None and length.strip().isdigit() and int(length) > route.max_body)):
+            return error(413, "too_large", f"request body over {route.max_body} bytes")
         body: Any = None
         if route.body is not None:
             if self._foreign_origin(req):
@@ -218,6 +224,10 @@ class PlayersApi:
         """The account whose session the ``Cookie`` header carries, or None (what the WebSocket ``hello`` asks)."""
         return await self.accounts.session_account(ApiRequest("GET", "/", headers={"cookie": cookie_header or ""})
                                                    .cookie(COOKIE))
+
+    async def _who(self, req: ApiRequest) -> Optional[Account]:
+        """The logged-in account of ``req`` (its session cookie), or None."""
+        return await self.accounts.session_account(req.cookie(COOKIE))
 
     async def _require(self, req: ApiRequest) -> Account:
         acc = await self.accounts.session_account(req.cookie(COOKIE))

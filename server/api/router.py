@@ -24,6 +24,7 @@ class Param:
     schema: Dict[str, Any]
     description: str = ""
     required: bool = True
+    loose: bool = False  # a path parameter matched as any segment and passed as text: the handler says what is wrong
 
 
 @dataclass
@@ -38,13 +39,15 @@ class Route:
     body: Optional[str] = None  # component schema name of the JSON body (state-changing routes)
     tag: str = "players"
     raw_response: bool = False  # the 200 body is sent as stored (gzip JSON)
+    max_body: Optional[int] = None  # a smaller body limit than the API's (413 over it)
 
     def __post_init__(self):
         parts = []
         for seg in self.pattern.strip("/").split("/"):
             m = re.fullmatch(r"\{(\w+)\}", seg)
             if m:
-                kind = next((p.schema.get("type") for p in self.params if p.name == m.group(1)), "string")
+                kind = next((p.schema.get("type") for p in self.params if p.name == m.group(1) and not p.loose),
+                            "string")
                 parts.append(f"(?P<{m.group(1)}>[0-9]{{1,19}})" if kind == "integer" else f"(?P<{m.group(1)}>[^/]+)")
             else:
                 parts.append(re.escape(seg))
@@ -72,7 +75,7 @@ class Router:
                     text = unquote(v, errors="strict")
                 except UnicodeDecodeError:
                     return None, {}, []
-                kind = next((p.schema.get("type") for p in r.params if p.name == k), "string")
+                kind = next((p.schema.get("type") for p in r.params if p.name == k and not p.loose), "string")
                 params[k] = int(text) if kind == "integer" else text
             return r, params, []
         return None, {}, sorted(set(allowed))

@@ -58,7 +58,7 @@ _POSITION_PROPS = {
     "cue": {"anyOf": [_CUE, {"type": "null"}], "description": "the stroke to play (optional)"},
 }
 #: request schemas whose bodies the route's handler reads itself (check_body only makes sure of an object)
-HANDLER_CHECKED = frozenset({"Position", "TournamentCreate"})
+HANDLER_CHECKED = frozenset({"Position", "TournamentCreate", "PuzzleAttempt"})
 
 # ----- tournaments (server/api/tournaments.py) -----
 TOURNAMENT_FORMATS = ["round_robin", "single_elimination", "arena"]
@@ -123,6 +123,50 @@ TOURNAMENT_SCHEMAS: Dict[str, Dict[str, Any]] = {
     "TournamentLeft": _obj({"left": {"type": "boolean"}}),
 }
 
+# ----- puzzles (server/api/puzzles.py) -----
+_PUZZLE_STROKE = _obj({
+    "phi_deg": {"type": "number", "minimum": -360, "maximum": 360, "description": "aim, deg counter-clockwise from +x"},
+    "a": {"type": "number", "minimum": -0.5, "maximum": 0.5, "description": "side tip offset (R); sqrt(a^2 + b^2) <= 0.5"},
+    "b": {"type": "number", "minimum": -0.5, "maximum": 0.5, "description": "vertical tip offset (R)"},
+    "theta_deg": {"type": "number", "minimum": 0, "maximum": 70, "description": "cue elevation, deg"},
+    "V0": {"type": "number", "exclusiveMinimum": 0, "maximum": 10, "description": "cue speed, m/s"}})
+_PUZZLE_CALL = _obj({"ball": {"type": "integer", "minimum": 1, "maximum": 15},
+                     "pocket": {"type": "string", "pattern": "^[A-Z]{2}$", "description": "a pocket of the table"}})
+_STROKE_RECORD = {"type": "object", "additionalProperties": True, "required": ["sim", "log"],
+                  "description": "the stroke as a replay keeps it: `sim` (SimResult JSON with `initial`, `events`, "
+                                 "`final`), `log` (wire event log, format 1), `diamonds` (carom)",
+                  "properties": {"sim": {"type": "object"}, "log": {"type": "object"},
+                                 "diamonds": {"type": "array", "items": {"type": "object"}}}}
+PUZZLE_SCHEMAS: Dict[str, Dict[str, Any]] = {
+    "PuzzleView": _obj({
+        "id": INT, "discipline": {"type": "string", "enum": list(POSITION_DISCIPLINES)},
+        "goal": {"type": "string", "enum": ["pot", "carom"]}, "goal_text": {"type": "string"},
+        "position": {"type": "string", "description": "the position code (opens #/practice/<code>)"},
+        "table": {"type": "object", "description": "the table geometry (Table.to_json, as table messages send it)"},
+        "balls": {"type": "object", "additionalProperties": {"type": "array", "items": NUM, "minItems": 2,
+                                                               "maxItems": 2}, "description": "ball id -> [x, y] m"},
+        "cue_ball": {"type": "integer", "description": "the ball the solver shoots"},
+        "rating": NUM, "rd": NUM, "plays": INT, "wins": INT,
+        "source": _obj({"game": {"type": ["string", "null"]}, "stroke": {"type": ["integer", "null"]}}),
+        "me": {"anyOf": [_obj({"attempts": INT, "solved": {"type": "boolean"}, "rating": NUM, "rd": NUM}),
+                         {"type": "null"}], "description": "null for a guest"}}),
+    "PuzzleAttempt": dict(_obj({"stroke": _PUZZLE_STROKE,
+                                "call": {"anyOf": [_PUZZLE_CALL, {"type": "null"}],
+                                         "description": "required at a 14.1 puzzle, refused (non-null) at a carom one"}},
+                               required=["stroke"]), description="an attempt: the stroke and, at 14.1, the call"),
+    "PuzzleResult": _obj({
+        "solved": {"type": "boolean"},
+        "ruling": {"type": "object", "required": ["text"], "additionalProperties": True,
+                   "properties": {"text": {"type": "string"}}, "description": "the referee's ruling"},
+        "stroke": _STROKE_RECORD,
+        "solution": _obj({"stroke": _PUZZLE_STROKE, "call": {"anyOf": [_PUZZLE_CALL, {"type": "null"}]},
+                          "record": _STROKE_RECORD}),
+        "attempt": {"type": "integer", "minimum": 1},
+        "rating": {"anyOf": [_obj({"player": _obj({"before": NUM, "after": NUM, "rd": NUM}),
+                                   "puzzle": _obj({"before": NUM, "after": NUM})}), {"type": "null"}],
+                   "description": "null for a guest or after the first attempt"}}),
+}
+
 TV_CHANNELS = ["all"] + DISCIPLINE_NAMES
 _GAME_FIELDS = {
     "table": {"type": "string"}, "discipline": {"type": "string", "enum": DISCIPLINE_NAMES},
@@ -150,6 +194,7 @@ _TV_CHANNEL = {
 
 SCHEMAS: Dict[str, Dict[str, Any]] = {
     **TOURNAMENT_SCHEMAS,
+    **PUZZLE_SCHEMAS,
     "TvChannel": _TV_CHANNEL,
     "Tv": _obj({ch: {"$ref": "#/components/schemas/TvChannel"} for ch in TV_CHANNELS}),
     "LiveGames": _obj({"games": {"type": "array", "items": _LIVE_GAME}, "total": {"type": "integer", "minimum": 0}}),

@@ -47,7 +47,20 @@ Tournaments (issue 17; server/tournaments/)::
     tournament_standings    (tournament_id, rank) PK: account_id (unique per tournament), the final
                             standing line (server/tournaments/standings.py Standing)
 
-Puzzles (a later issue) get their own tables beside these.
+Puzzles (issue 16; server/puzzles/)::
+
+    puzzles             id, code (the position's code, rules/position.py; unique: a position is one
+                        puzzle), discipline, goal (pot, carom), solution ({"stroke", "call"}),
+                        source_game_id (games.id, NULL for the seed set or once the game is deleted),
+                        source_stroke (the record entry), source_key (where it came from: "seed" or
+                        "game"), successes (of the miner's noisy replays), rating, rd, volatility
+                        (the puzzle's Glicko-2 rating), plays, wins (rated first attempts and those
+                        solved), created_at
+    puzzle_attempts     id, puzzle_id, account_id, attempt (1, 2, ...; unique per puzzle and player),
+                        solved, at, rating_before, rating_after (the player's, NULL when unrated)
+    puzzle_ratings      account_id PK: the player's puzzle rating, rd, volatility, attempts (rated
+                        ones), solved, rated_at
+    puzzle_daily        day (YYYY-MM-DD, UTC) PK: puzzle_id, the puzzle of that day once chosen
 """
 
 from __future__ import annotations
@@ -303,4 +316,59 @@ tournament_standings = Table(
     Column("average", Float, nullable=False),
     UniqueConstraint("tournament_id", "account_id", name="uq_tournament_standings_player"),
     Index("ix_tournament_standings_account", "account_id"),
+)
+
+
+#: longest position code (rules/position.py MAX_CODE_CHARS)
+POSITION_CODE_CHARS = 128
+
+puzzles = Table(
+    "puzzles", metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("code", String(POSITION_CODE_CHARS), nullable=False, unique=True),
+    Column("discipline", String(DISCIPLINE_CHARS), nullable=False),
+    Column("goal", String(8), nullable=False),
+    Column("solution", Json, nullable=False),
+    Column("source_game_id", Id, ForeignKey("games.id", ondelete="SET NULL"), nullable=True),
+    Column("source_stroke", Integer, nullable=True),
+    Column("source_key", String(16), nullable=False),
+    Column("successes", SmallInteger, nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("rd", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("plays", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+    Column("created_at", UtcDateTime, nullable=False),
+    Index("ix_puzzles_source_game", "source_game_id"),
+)
+
+puzzle_attempts = Table(
+    "puzzle_attempts", metadata,
+    Column("id", Id, primary_key=True, autoincrement=True),
+    Column("puzzle_id", Id, ForeignKey("puzzles.id", ondelete="CASCADE"), nullable=False),
+    Column("account_id", Id, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("attempt", Integer, nullable=False),
+    Column("solved", Boolean, nullable=False),
+    Column("at", UtcDateTime, nullable=False),
+    Column("rating_before", Float, nullable=True),
+    Column("rating_after", Float, nullable=True),
+    UniqueConstraint("puzzle_id", "account_id", "attempt", name="uq_puzzle_attempts_try"),
+    Index("ix_puzzle_attempts_account", "account_id", "puzzle_id"),
+)
+
+puzzle_ratings = Table(
+    "puzzle_ratings", metadata,
+    Column("account_id", Id, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("rating", Float, nullable=False),
+    Column("rd", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Column("solved", Integer, nullable=False),
+    Column("rated_at", UtcDateTime, nullable=False),
+)
+
+puzzle_daily = Table(
+    "puzzle_daily", metadata,
+    Column("day", String(10), primary_key=True),
+    Column("puzzle_id", Id, ForeignKey("puzzles.id", ondelete="CASCADE"), nullable=False),
 )

@@ -24,16 +24,16 @@ def test_database_url_defaults_to_sqlite_under_the_data_dir(tmp_path):
 
 
 async def test_migrations_build_the_models_schema(dbf, db):
-    assert head_revision() == "0003"
+    assert head_revision() == "0004"
     async with db.read() as conn:
         def diff(sync_conn):
             ctx = MigrationContext.configure(sync_conn, opts={"compare_type": True})
             return ctx.get_current_revision(), compare_metadata(ctx, metadata)
         rev, changes = await conn.run_sync(diff)
-    assert rev == "0003"
+    assert rev == "0004"
     assert changes == []
     # a second upgrade is a no-op
-    assert await dbf.migrate() == "0003"
+    assert await dbf.migrate() == "0004"
 
 
 async def test_times_round_trip_as_aware_utc(db):
@@ -62,7 +62,7 @@ async def test_write_rolls_back_on_error(db):
 def test_cli_db_upgrade(tmp_path, capsys):
     url = f"sqlite+aiosqlite:///{tmp_path / 'x.db'}"
     assert billar(["db", "upgrade", "--url", url]) == 0
-    assert "at revision 0003" in capsys.readouterr().out
+    assert "at revision 0004" in capsys.readouterr().out
     assert billar(["db", "upgrade", "--url", "mysql://nope"]) == 2
     assert "DATABASE_URL" in capsys.readouterr().err
 
@@ -83,7 +83,7 @@ async def test_migration_0003_recomputes_username_keys_without_orphaning(tmp_pat
         for name in ["Ann 4712", "bob4712", "bob_4712", "Cy.d"]:
             await conn.execute(insert(accounts).values(username=name, username_key=legacy_key(name), created_at=t,
                                                        password_hash=pw, password_changed_at=t))
-    assert await upgrade(url) == "0003"
+    assert await upgrade(url, revision="0003") == "0003"
     async with db.read() as conn:
         keys = dict((await conn.execute(select(accounts.c.username, accounts.c.username_key))).all())
     assert keys == {"Ann 4712": canonical_key("ann4712"), "bob4712": canonical_key("bob4712"),
