@@ -358,3 +358,59 @@ def test_puzzle_phone_layout(browser, live_server, artifacts, size):
         assert not page.locator("#puzzle-hud-play").is_visible()  # nothing to play until Try again
     page.screenshot(path=os.path.join(artifacts, f"puzzle-phone-{W}x{H}-played.png"))
     assert not P.errors, P.errors
+
+
+def test_real_server_daily_puzzle_missed_then_solved(browser, live_server, artifacts):
+    """Against the real server's routes (server/api/puzzles.py, its seeded puzzles): the daily puzzle's goal
+    on the page, an attempt judged by the server, its solution shown, then the solution's stroke set in the
+    controls and played: Solved."""
+    import urllib.request
+
+    from e2e_driver import ball_speed
+
+    with urllib.request.urlopen(live_server.url + "/api/puzzles/daily", timeout=10) as r:
+        daily = json.loads(r.read())
+    P = ClientPage(browser.new_context(viewport={"width": 1360, "height": 860}).new_page(), live_server.url, "Sol")
+    page = P.page
+    page.goto(f"{live_server.url}/#/puzzle")
+    page.wait_for_selector("[data-testid=puzzle-goal]:not(:empty)")
+    assert page.inner_text("[data-testid=puzzle-goal]") == daily["goal_text"]
+    assert page.inner_text("[data-testid=puzzle-title]").startswith(f"Puzzle of the day #{daily['id']}")
+    cue = daily["balls"][str(daily["cue_ball"])]
+    assert not felt(pixel(P, *cue)), "the cue ball is not drawn"
+    others = sorted(int(b) for b in daily["balls"] if int(b) != daily["cue_ball"])
+    if daily["goal"] == "pot":
+        page.click(f"button.chip[data-ball='{others[0]}']")
+        page.click("button.chip[data-pocket='HL']")
+    # a soft stroke straight away from every ball is a miss (no ball contacted)
+    set_input(P, "#power-speed", 0.3)
+    page.click("#puzzle-play")
+    wait_result(P)
+    assert page.inner_text("[data-testid=puzzle-verdict]") in ("Missed (attempt 1)", "Solved (attempt 1)")
+    ruling = page.inner_text("[data-testid=puzzle-ruling]")
+    assert ruling, "no ruling shown"
+    page.click("#puzzle-solution-btn")
+    wait_result(P)
+    sol = page.evaluate("window.billar.puzzle['result'].solution")
+    assert page.inner_text("[data-testid=puzzle-solution]").startswith("Solution: ")
+    assert debug(P)["trails"] >= 1
+    page.screenshot(path=os.path.join(artifacts, "puzzle-real-solution.png"))
+
+    page.click("#puzzle-again")
+    s = sol["stroke"]
+    set_input(P, "#aim-phi", s["phi_deg"])
+    set_input(P, "#tip-a", s["a"])
+    set_input(P, "#tip-b", s["b"])
+    set_input(P, "#elev-theta", s["theta_deg"])
+    set_input(P, "#power-speed", ball_speed(daily["table"]["name"], s["V0"], s["a"], s["b"], s["theta_deg"]))
+    got = debug(P)["stroke"]
+    assert abs(got["V0"] - s["V0"]) < 1e-6, (got, s)
+    if sol["call"]:
+        page.click(f"button.chip[data-ball='{sol['call']['ball']}']")
+        page.click(f"button.chip[data-pocket='{sol['call']['pocket']}']")
+    page.click("#puzzle-play")
+    wait_result(P)
+    assert page.inner_text("[data-testid=puzzle-verdict]") == "Solved (attempt 2)"
+    assert "Your attempts: 2, solved" in page.inner_text("[data-testid=puzzle-me]")
+    page.screenshot(path=os.path.join(artifacts, "puzzle-real-solved.png"))
+    assert not P.errors, P.errors
