@@ -106,6 +106,7 @@ class App {
   private accountChanged(): void {
     this.nameField.hidden = this.account.account !== null;
     this.lobby?.accountChanged();
+    void this.puzzle?.accountChanged();
     this.conn.reconnect();
   }
 

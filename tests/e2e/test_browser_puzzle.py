@@ -414,3 +414,45 @@ def test_real_server_daily_puzzle_missed_then_solved(browser, live_server, artif
     assert "Your attempts: 2, solved" in page.inner_text("[data-testid=puzzle-me]")
     page.screenshot(path=os.path.join(artifacts, "puzzle-real-solved.png"))
     assert not P.errors, P.errors
+
+
+def test_real_server_account_first_attempt_rated(browser, live_server):
+    """Logged in (registered on the page), the first attempt at a puzzle moves the player's puzzle rating
+    (Glicko-2 on the server): the page says it like the game summary, `1500 → 1xxx (±n)`; the second
+    attempt moves nothing. The page asks for `me` again when the account changes."""
+    import urllib.request
+
+    from test_browser_accounts import register, unique
+
+    with urllib.request.urlopen(live_server.url + "/api/puzzles/daily", timeout=10) as r:
+        daily = json.loads(r.read())
+    P = ClientPage(browser.new_context(viewport={"width": 1360, "height": 860}).new_page(), live_server.url, "Acc")
+    page = P.page
+    page.goto(f"{live_server.url}/#/puzzle/{daily['id']}")
+    page.wait_for_selector("[data-testid=puzzle-goal]:not(:empty)")
+    assert "log in to be rated" in page.inner_text("[data-testid=puzzle-me]")
+    register(P, unique("pz"))
+    page.wait_for_function("() => document.querySelector('[data-testid=puzzle-me]').textContent.includes('your puzzle rating')")
+    assert page.inner_text("[data-testid=puzzle-me]") == "Your attempts: 0 \u00b7 your puzzle rating 1500?"
+    others = sorted(int(b) for b in daily["balls"] if int(b) != daily["cue_ball"])
+    if daily["goal"] == "pot":
+        page.click(f"button.chip[data-ball='{others[0]}']")
+        page.click("button.chip[data-pocket='HL']")
+    set_input(P, "#power-speed", 0.3)
+    page.click("#puzzle-play")
+    wait_result(P)
+    verdict = page.inner_text("[data-testid=puzzle-verdict]")
+    change = page.inner_text("[data-testid=puzzle-rating-change]")
+    m = re.fullmatch(r"Your puzzle rating: 1500 \u2192 (\d+) \(([+-]\d+|0)\)", change)
+    assert m, change
+    after, delta = int(m.group(1)), int(m.group(2))
+    assert after - 1500 == delta and (delta > 0 if verdict.startswith("Solved") else delta < 0), (verdict, change)
+    assert verdict.endswith("(attempt 1)")
+    assert f"your puzzle rating {after}" in page.inner_text("[data-testid=puzzle-me]")
+    page.click("#puzzle-again")
+    page.click("#puzzle-play")
+    wait_result(P)
+    assert page.inner_text("[data-testid=puzzle-verdict]").endswith("(attempt 2)")
+    assert page.query_selector("[data-testid=puzzle-rating-change]") is None  # only the first attempt is rated
+    assert page.evaluate("localStorage.getItem('billar.puzzles')") is None
+    assert not P.errors, P.errors

@@ -200,6 +200,21 @@ export class PuzzlePage {
     this.fitPortrait();
   }
 
+  /** Logged in or out: the player's standing on this puzzle (`me`) is asked for again; the stroke set stays. */
+  async accountChanged(): Promise<void> {
+    const p = this.puzzle;
+    if (!p) return;
+    const r = await api<unknown>("GET", `/api/puzzles/${p.id}`);
+    const q = r.ok ? parsePuzzle(r.data) : null;
+    if (this.destroyed || !q || q.id !== p.id || this.puzzle !== p) return;
+    p.me = q.me;
+    p.rating = q.rating;
+    p.rd = q.rd;
+    p.plays = q.plays;
+    p.wins = q.wins;
+    this.renderFacts();
+  }
+
   /** Say what went wrong instead of the table; `retry`: offer to load again (the network, the server). */
   private fail(text: string, retry = false): void {
     this.phase = "error";
