@@ -31,8 +31,11 @@ characters, the longest code there is (:data:`MAX_CODE_CHARS` caps what :func:`d
 **Quantization.** Ball centres lie on a 0.1 mm grid measured from the bed's edge inset by R (so a
 ball frozen to the bottom or right cushion stays frozen; one frozen to the top or left cushion moves
 less than 0.1 mm off it). ``decode(encode(p)) == p.quantized()`` and ``encode(decode(c)) == c``.
-Two touching balls can come to overlap by up to 0.14 mm once rounded: :func:`encode` refuses that
-(``overlap``), so a position meant for a code keeps frozen balls 0.2 mm apart (rules/drills.py does).
+Two touching balls can come to overlap by up to 0.14 mm once rounded: the rounding then moves such
+balls apart along the line of their centres, each half the way, to at least 0.05 mm apart
+(:data:`TOUCH_GAP_M`, then rounded away from each other; a rack or a cluster settles in a few
+passes, no ball moving more than about half a millimetre), so every position a game can reach has
+a code (but one with a ball resting in a pocket's jaws: ``pocket``), frozen balls a hair apart in it. Balls that rounding leaves apart are never moved.
 
 **Validation** (:func:`validate`, also run by :func:`encode` on the rounded position and by
 :func:`decode`): the preset and the discipline exist and fit each other (14.1 on a pool table, carom
@@ -73,6 +76,9 @@ DISCIPLINES: Tuple[str, ...] = ("straight_pool", "libre", "balkline_47_2", "balk
 POOL_DISCIPLINES = frozenset({"straight_pool"})
 QUANTUM_M = 1.0e-4  # m, the grid of ball centres
 MAX_CODE_CHARS = 128
+TOUCH_GAP_M = 5.0e-5  # m, the least gap the grid keeps between balls that rounding made overlap
+_EPS_GRID = 1.0e-6  # grid units of slack in the overlap test (far below the referee's touching tolerance)
+_SEPARATION_PASSES = 8
 MAX_BALLS = 16
 X_BITS, Y_BITS = 15, 14
 PHI_STEP, TIP_STEP, THETA_STEP, V0_STEP = 0.01, 0.001, 0.1, 0.001
@@ -135,10 +141,13 @@ class Position:
         return _table(self.table)
 
     def quantized(self) -> "Position":
-        """The position on the code's grid: what ``decode(encode(self))`` gives."""
+        """The position on the code's grid: what ``decode(encode(self))`` gives. Balls that rounding left
+        overlapping (touching or nearly touching balls, as every rack and most positions of a real game
+        have) are moved apart to a gap of at least :data:`TOUCH_GAP_M` (module docstring, "Quantization")."""
         t = _table(self.table)
-        balls = tuple((b, _unq(_q(x, t.R, _kmax(t.length, t.R)), t.R), _unq(_q(y, t.R, _kmax(t.width, t.R)), t.R))
-                      for b, x, y in self.balls)
+        grid = _separated(t, [(b, _q(x, t.R, _kmax(t.length, t.R)), _q(y, t.R, _kmax(t.width, t.R)))
+                              for b, x, y in self.balls])
+        balls = tuple((b, _unq(kx, t.R), _unq(ky, t.R)) for b, kx, ky in grid)
         cue = None
         if self.cue is not None:
             k = _cue_ints(self.cue)
@@ -172,6 +181,43 @@ def _q(v: float, R: float, kmax: int) -> int:
 
 def _unq(k: int, R: float) -> float:
     return R + k * QUANTUM_M
+
+
+def _separated(t: Table, grid: List[Tuple[int, int, int]]) -> List[Tuple[int, int, int]]:
+    """Grid coordinates ``[(id, k_x, k_y)]`` with every pair of balls whose centres rounding put closer than
+    2R pushed apart along the line of their centres, each half the way (a ball held by the grid's edge
+    stays and the other goes the whole way), to 2R + :data:`TOUCH_GAP_M` or more. A few passes settle a
+    frozen cluster (a rack); pairs that are apart by 2R or more are never moved, so a position whose
+    rounding overlaps nothing comes back unchanged. A pair still overlapping after the passes is left
+    for :func:`validate` to refuse."""
+    kx_max, ky_max = _kmax(t.length, t.R), _kmax(t.width, t.R)
+    need_touch = 2.0 * t.R / QUANTUM_M - _EPS_GRID  # grid units: closer than this overlaps
+    want = (2.0 * t.R + TOUCH_GAP_M) / QUANTUM_M
+    pts = {b: [float(kx), float(ky)] for b, kx, ky in grid}
+    ids = [b for b, _, _ in grid]
+    for _ in range(_SEPARATION_PASSES):
+        moved = False
+        for i, a in enumerate(ids):
+            for b in ids[i + 1:]:
+                pa, pb = pts[a], pts[b]
+                dx, dy = pb[0] - pa[0], pb[1] - pa[1]
+                d = math.hypot(dx, dy)
+                if d >= need_touch:
+                    continue
+                ux, uy = (dx / d, dy / d) if d > 0.0 else (1.0, 0.0)
+                push = (want - d) / 2.0
+                for p, sgn in ((pa, -1.0), (pb, 1.0)):
+                    p[0] = min(max(p[0] + sgn * push * ux, 0.0), kx_max)
+                    p[1] = min(max(p[1] + sgn * push * uy, 0.0), ky_max)
+                # round away from each other so that rounding cannot close the gap again
+                for p, sgn in ((pa, -1.0), (pb, 1.0)):
+                    p[0] = float(math.floor(p[0]) if sgn * ux < 0 else math.ceil(p[0]))
+                    p[1] = float(math.floor(p[1]) if sgn * uy < 0 else math.ceil(p[1]))
+                    p[0], p[1] = min(max(p[0], 0.0), kx_max), min(max(p[1], 0.0), ky_max)
+                moved = True
+        if not moved:
+            break
+    return [(b, int(pts[b][0]), int(pts[b][1])) for b in ids]
 
 
 def _cue_ints(c: Cue) -> Tuple[int, int, int, int, int, int]:

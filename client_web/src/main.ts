@@ -56,6 +56,8 @@ class App {
   private pendingName: string | null = null;
   /** a practice table's create_table, sent once connected (a `#/practice/...` link) */
   private pendingPractice: object | null = null;
+  /** the cue stroke of the position link being opened (`#/practice/<code>` with a cue), for its table */
+  private practiceCue: TableView["startCue"] = null;
   /** a rename refused while our game was in progress: retried once when that game is over */
   private heldName: { name: string; retried: boolean } | null = null;
 
@@ -97,8 +99,9 @@ class App {
     this.sound.armOnFirstGesture();
     window.addEventListener("hashchange", () => this.route());
     this.route();
-    // the socket's hello carries the session cookie by itself; the header asks the API at once too
-    void this.account.load();
+    // the socket's hello carries the session cookie by itself and the welcome names the account: the header
+    // follows it (no GET /api/account at start, which answered a guest's every page load with a 401 the
+    // browser logs as an error)
     this.conn.start();
   }
 
@@ -244,6 +247,7 @@ class App {
     const note = h("section", { class: "card practice-start", "data-testid": "practice-start" }, "Setting up the practice table...");
     this.main.replaceChildren(note);
     document.title = "billar \u2014 practice";
+    this.practiceCue = null;
     let discipline: string | null = null;
     if (drill) {
       const r = await api<{ drills: { id: string; discipline: string }[] }>("GET", "/api/drills");
@@ -251,8 +255,11 @@ class App {
       if (d) discipline = d.discipline;
       else note.textContent = r.ok ? `There is no drill "${drill}".` : "Could not reach the server; reload to try again.";
     } else if (code) {
-      const r = await api<{ discipline: string }>("GET", `/api/positions/${code}`);
-      if (r.ok) discipline = r.data.discipline;
+      const r = await api<{ discipline: string; cue: TableView["startCue"] }>("GET", `/api/positions/${code}`);
+      if (r.ok) {
+        discipline = r.data.discipline;
+        this.practiceCue = r.data.cue ?? null;
+      }
       else note.textContent = r.status === 400 ? `This position link is not valid: ${r.message}` : "Could not reach the server; reload to try again.";
     }
     const now = parseRoute(location.hash);
@@ -349,6 +356,8 @@ class App {
     if (m.type === "seated") {
       // quick play, create and join: go to the table (the snapshot follows)
       const t = this.table?.id === m.table ? this.table : this.openTable(m.table, false);
+      if (this.practiceCue) t.startCue = this.practiceCue;
+      this.practiceCue = null;
       if (location.hash !== `#/table/${m.table}`) location.hash = `#/table/${m.table}`;
       t.handle(m);
       return;

@@ -13,6 +13,7 @@ import { Playback, SPEEDS, stepTimes } from "../src/game/playback";
 import { buildTrails, trailUpTo } from "../src/game/trails";
 import { ShotLog, clothOf } from "../src/physics/shotlog";
 import type { Ruling } from "../src/protocol/messages";
+import { strokePosition } from "../src/ui/replay";
 import { summaryOf } from "../src/ui/summarymodel";
 import { ROOT, reference } from "./reference";
 
@@ -413,5 +414,29 @@ describe("sound schedule", () => {
     const g = golden("pool_straight_into_side");
     const drop = soundSchedule(logOf(g)).find((s) => s.kind === "pocket")!;
     expect(drop.speed).toBeGreaterThanOrEqual(0.5);
+  });
+});
+
+describe("practise a recorded stroke's position", () => {
+  test("the balls where the stroke found them, in id order, and its cue with the ball its strike event names", () => {
+    const g = golden("carom_break");
+    const log = logOf(g);
+    const stroke = { phi_deg: 12.5, a: 0.1, b: -0.2, theta_deg: 3, V0: 4.25 };
+    const p = strokePosition("carom", "three_cushion", log, stroke)!;
+    const ids = Object.keys(g.result.initial).map(Number).sort((x, y) => x - y);
+    expect(p.table).toBe("carom");
+    expect(p.discipline).toBe("three_cushion");
+    expect(p.balls.map((b) => b.id)).toEqual(ids);
+    for (const b of p.balls) expect([b.x, b.y]).toEqual(g.result.initial[String(b.id)]);
+    expect(p.cue).toEqual({ cue_ball: g.result.events[0].balls[0], ...stroke });
+  });
+
+  test("no cue when the record's stroke fields are missing or not numbers; nothing without a log", () => {
+    const log = logOf(golden("carom_break"));
+    expect(strokePosition("carom", "three_cushion", log, undefined)!.cue).toBeNull();
+    expect(strokePosition("carom", "three_cushion", log, { phi_deg: "1", a: 0, b: 0, theta_deg: 0, V0: 1 })!.cue).toBeNull();
+    expect(strokePosition("carom", "three_cushion", log, { phi_deg: NaN, a: 0, b: 0, theta_deg: 0, V0: 1 })!.cue).toBeNull();
+    expect(strokePosition("carom", "three_cushion", null, {})).toBeNull();
+    expect(strokePosition("", "three_cushion", log, {})).toBeNull();
   });
 });

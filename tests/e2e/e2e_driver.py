@@ -45,6 +45,9 @@ class ClientPage:
         self.errors: list = []
         self.calls_under_stick = 0  # canvas calls of a ball the cue stick was drawn over
         page.on("pageerror", lambda e: self.errors.append(f"{e} {getattr(e, 'stack', '')}"))
+        # what the browser's console shows as errors (a failed request's status among them)
+        self.console_errors: list = []
+        page.on("console", lambda m: m.type == "error" and self.console_errors.append(m.text))
         # every error toast the page shows (a refused stroke, a server error), kept in order
         page.add_init_script(_TOAST_RECORDER)
 
@@ -58,6 +61,12 @@ class ClientPage:
         self.page.fill("#player-name", self.name)
         self.page.reload()
         self.wait_connected()
+
+    def join_from_lobby(self, table: str, timeout: float = 15.0) -> None:
+        """Join ``table`` with its lobby row's Join button (once the row shows) and wait for the table."""
+        self.page.wait_for_selector(f"tr[data-table='{table}'] [data-action=join]", timeout=timeout * 1000)
+        self.page.click(f"tr[data-table='{table}'] [data-action=join]")
+        self.wait_table()
 
     def wait_connected(self, timeout: float = 20.0) -> None:
         self.page.wait_for_selector("#link-status.open", timeout=timeout * 1000)

@@ -251,9 +251,7 @@ def test_replay_of_a_rated_game_with_strokes_from_the_profile(browser, live_serv
     A.page.click("#create-btn")
     A.wait_table()
     tid = A.table_id()
-    B.page.wait_for_selector(f"tr[data-table='{tid}'] [data-action=join]", timeout=15000)
-    B.page.click(f"tr[data-table='{tid}'] [data-action=join]")
-    B.wait_table()
+    B.join_from_lobby(tid)
     # the lag, the choice of the breaker and the break, through the pages' controls
     broke = [False]
 

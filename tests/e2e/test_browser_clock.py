@@ -20,9 +20,7 @@ def test_shot_clock_counts_down_and_expires(browser, live_server):
     A.wait_table()
     tid = A.table_id()
     assert "shot clock 4" in A.page.inner_text(".info .facts")
-    B.page.wait_for_selector(f"tr[data-table='{tid}'] [data-action=join]", timeout=15000)
-    B.page.click(f"tr[data-table='{tid}'] [data-action=join]")
-    B.wait_table()
+    B.join_from_lobby(tid)
     play_straight_pool(A, B, [], until=lambda st: st["phase"] == "break")
     d = A.debug()
     breaker = d["state"]["legal"]["player"]

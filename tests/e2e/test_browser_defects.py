@@ -29,9 +29,7 @@ def two_players(browser, live_server, target="3", names=("Ann", "Bob"), **kw):
     A.page.click("#create-btn")
     A.wait_table()
     tid = A.table_id()
-    B.page.wait_for_selector(f"tr[data-table='{tid}'] [data-action=join]", timeout=15000)
-    B.page.click(f"tr[data-table='{tid}'] [data-action=join]")
-    B.wait_table()
+    B.join_from_lobby(tid)
     return A, B, tid
 
 

@@ -211,3 +211,44 @@ def test_a_coach_joins_from_the_lobby_breaks_and_places_a_ball(browser, live_ser
     P.settle(v + 4)
     assert len(P.debug()["state"]["layout"]) == len(lay)
     assert not P.errors and not Q.errors and not Q.error_toasts(), (P.errors, Q.errors, Q.error_toasts())
+
+
+def test_a_replayed_stroke_is_practised_at_its_position_with_its_cue(browser, live_server, artifacts):
+    """A replay's "Practise this position": a new practice table where the chosen stroke found the balls (on the
+    code's 0.1 mm grid), its cue set in the controls (on the code's steps), drawn there."""
+    P = new_page(browser, live_server, "Rita")
+    P.open(f"#/practice/drill/{DRILL}")
+    P.wait_table()
+    P.page.wait_for_selector("[data-testid=practice-panel]:not([hidden])")
+    d = P.debug()
+    v, start = d["modelV"], d["state"]["layout"]
+    cue, one = start["0"], start["1"]
+    phi = round(math.degrees(math.atan2(one[1] - cue[1], one[0] - cue[0])) + 0.37, 6)
+    P.set_stroke(phi, 2.345, a=0.1, b=-0.15)
+    P.call(1, "FR")
+    P.shoot()
+    P.settle(v + 1)
+    tid = P.table_id()
+
+    P.open(f"#/replay/{tid}")
+    P.page.wait_for_function("() => document.querySelectorAll('.replay-view [role=log] > li').length > 0", timeout=15000)
+    P.page.locator(".replay-view [role=log] > li").first.click()
+    P.page.click("#replay-practise")
+    P.page.wait_for_function("t => window.billar.table && window.billar.table.id !== t", arg=tid, timeout=20000)
+    P.wait_table()
+    P.page.wait_for_selector("[data-testid=practice-panel]:not([hidden])")
+    q = P.debug()
+    assert q["practice"]["kind"] == "position" and P.table_id() != tid
+    got = q["state"]["layout"]
+    assert set(got) == set(start)
+    for k in start:
+        assert math.dist(got[k], start[k]) < 1e-4, (k, got[k], start[k])
+    sv = q["stroke"]
+    assert abs(sv["phi"] - phi) <= 0.005 and abs(sv["V0"] - 2.345) <= 0.0005, sv
+    assert abs(sv["a"] - 0.1) <= 0.0005 and abs(sv["b"] + 0.15) <= 0.0005 and sv["theta"] == 0, sv
+    P.redraw()
+    assert not felt(P.pixel_at_world(*got["1"])), "the 1 is not drawn where the stroke found it"
+    P.page.screenshot(path=os.path.join(artifacts, "practice-from-replay.png"))
+    assert not P.errors and not P.error_toasts(), (P.errors, P.error_toasts())
+    # a guest's pages log no error either (GET /api/account at start answered every guest's page with a 401)
+    assert not P.console_errors, P.console_errors

@@ -18,9 +18,7 @@ def test_reload_and_reconnect_resume_the_seat(browser, live_server):
     A.page.click("#create-btn")
     A.wait_table()
     tid = A.table_id()
-    B.page.wait_for_selector(f"tr[data-table='{tid}'] [data-action=join]", timeout=15000)
-    B.page.click(f"tr[data-table='{tid}'] [data-action=join]")
-    B.wait_table()
+    B.join_from_lobby(tid)
 
     # lag, choice of the breaker, break: stop in open play
     play_straight_pool(A, B, [], until=lambda st: st["phase"] == "play" and bool(st["legal"]["shoot"])

@@ -414,7 +414,9 @@ async def test_reconnecting_does_not_restart_the_shot_clock(server):
     left = back["clock"]["deadline"] - time.time()
     assert back["clock"]["seat"] == 0 and back["clock"]["limit_s"] == 10.0
     assert 7.0 < left < 8.3, left  # the old code gave a fresh 10 s
-    # the next turn starts from the full limit
-    await a2.send(I.Shot(table=tid, token=ta, seq=1, stroke=BREAK, cue_ball=KITCHEN))
+    # the next turn starts from the full limit. A hard break: at 2 m/s some racks (the rack order is
+    # random) give a breaking foul, whose accept-or-rebreak decision has no clock; at 6 m/s every rack
+    # of 1,000 seeds left a playing phase (a legal break or a scratch)
+    await a2.send(I.Shot(table=tid, token=ta, seq=1, stroke=dict(BREAK, V0=6.0), cue_ball=KITCHEN))
     st = await a2.expect("stroke")
     assert abs(st["clock"]["deadline"] - time.time() - 10.0) < 0.5

@@ -35,13 +35,6 @@ export class AccountControl {
     });
   }
 
-  /** Ask the server who is logged in (at start). */
-  async load(): Promise<void> {
-    const r = await api<{ account: Account }>("GET", "/api/account");
-    const a = r.ok ? { username: r.data.account.username } : null;
-    if (a?.username !== this.account?.username) this.set(a, false);
-  }
-
   /** The account the WebSocket's welcome named (null: a guest): the header follows it. */
   noteWelcome(name: string | null): void {
     if ((name ?? null) !== (this.account?.username ?? null)) {

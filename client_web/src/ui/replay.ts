@@ -5,6 +5,7 @@
  * list, and the replay controls (pause, scrub, step by event, 0.1x-4x) on any stroke.
  */
 
+import { api, apiErrorText } from "../api";
 import { soundSchedule } from "../audio/schedule";
 import type { SoundBoard } from "../audio/sound";
 import { HistoryEntry, RecordStroke, describeEntry, entryFromRecord } from "../game/history";
@@ -15,7 +16,7 @@ import { clothOf } from "../physics/shotlog";
 import { POCKETED } from "../physics/motion";
 import type { Preset, ZoneShape } from "../protocol/messages";
 import { Board, BallView } from "./board";
-import { h } from "./dom";
+import { h, toast } from "./dom";
 import { HistoryList } from "./historylist";
 import { pref, setPref } from "./prefs";
 import { ReplayBar } from "./replaybar";
@@ -47,6 +48,31 @@ export function noStrokeSummary(rec: { discipline?: unknown; players?: unknown; 
   return `${disc}${players.join(" vs ")}${scores}`;
 }
 
+/** The position JSON (`POST /api/positions`, rules/position.py `from_json`) of a recorded stroke: the balls where the
+ * stroke found them and its cue (the stroke's `stroke` fields and the ball its first event struck); the cue is left
+ * out when the record does not say it. Null for an entry that is not a stroke with a log. */
+export function strokePosition(
+  table: string,
+  discipline: string,
+  log: { initial: Map<number, { rx: number; ry: number }>; events: { kind: string; balls: number[] }[] } | null,
+  stroke: unknown,
+): { table: string; discipline: string; balls: { id: number; x: number; y: number }[]; cue: object | null } | null {
+  if (!log || !table || !discipline) return null;
+  const balls = [...log.initial].sort((p, q) => p[0] - q[0]).map(([id, b]) => ({ id, x: b.rx, y: b.ry }));
+  const first = log.events[0];
+  const s = stroke && typeof stroke === "object" ? (stroke as Record<string, unknown>) : null;
+  const keys = ["phi_deg", "a", "b", "theta_deg", "V0"];
+  let cue: object | null = null;
+  if (s && first && first.kind === "strike" && first.balls.length >= 1 && keys.every((k) => typeof s[k] === "number" && Number.isFinite(s[k]))) {
+    cue = { cue_ball: first.balls[0], ...Object.fromEntries(keys.map((k) => [k, s[k]])) };
+  }
+  return { table, discipline, balls, cue };
+}
+
+/** Matches of several disciplines: their positions are not practised from a replay (the record does not say which
+ * discipline a stroke was played in). */
+const MULTI = new Set(["pentathlon", "triathlon"]);
+
 /** Pause (ms) between two strokes when playing them all. */
 const GAP_MS = 500;
 
@@ -70,6 +96,7 @@ export class ReplayView {
   private frame = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private trailsIn: HTMLInputElement;
+  private practiseBtn!: HTMLButtonElement;
   private wrap!: HTMLElement;
   private playbackEl!: HTMLElement;
   private sideEl!: HTMLElement;
@@ -121,6 +148,11 @@ export class ReplayView {
           h("button", { type: "button", id: "replay-play", onclick: () => this.playAll() }, "Play all"),
           h("button", { type: "button", onclick: () => this.go(this.index + 1) }, "Next \u203a"),
           this.bar.el,
+          (this.practiseBtn = h(
+            "button",
+            { type: "button", id: "replay-practise", title: "Open a practice table at the position before this stroke, its cue set", onclick: () => void this.practise() },
+            "Practise this position",
+          ) as HTMLButtonElement),
           h("div", { class: "view-toggles" }, h("label", { class: "check toggle" }, this.trailsIn, " Trails"), h("label", { class: "check toggle" }, soundIn, " Sound")),
         )),
       ),
@@ -208,7 +240,31 @@ export class ReplayView {
     this.draw();
   }
 
+  /** The stroke "Practise this position" opens: the one shown, else (before the first) the first one with a log. */
+  private practiseIndex(): number {
+    if (MULTI.has(this.discipline)) return -1; // a practice table plays one discipline, not a whole pentathlon
+    if (this.entries[this.index]?.log && this.entries[this.index].kind === "stroke") return this.index;
+    return this.entries.findIndex((e, k) => k > this.index && e.kind === "stroke" && e.log);
+  }
+
+  /** Ask the server for the code of the position before the chosen stroke and open a practice table there. */
+  private async practise(): Promise<void> {
+    const i = this.practiseIndex();
+    const e = this.entries[i];
+    const body = e ? strokePosition(this.preset?.name ?? "", this.discipline, e.log, this.strokes[i]?.stroke) : null;
+    if (!body) {
+      toast("No stroke to practise here.", "error");
+      return;
+    }
+    this.practiseBtn.disabled = true;
+    const r = await api<{ code: string }>("POST", "/api/positions", body);
+    this.practiseBtn.disabled = false;
+    if (r.ok && typeof r.data?.code === "string") location.hash = `#/practice/${r.data.code}`;
+    else toast(r.ok ? "The server gave no position code." : `Cannot practise this position: ${apiErrorText(r)}`, "error");
+  }
+
   private mark(i: number): void {
+    this.practiseBtn.disabled = this.practiseIndex() < 0;
     const e = this.entries[i];
     if (!e) {
       this.scores.textContent = "";

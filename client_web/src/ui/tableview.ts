@@ -128,6 +128,8 @@ export class TableView {
   /** a practice table: the paths of the last preview, for the position of version `v` */
   private previewTrails: { trails: Trail[]; v: number } | null = null;
   /** a practice table: the stroke to set up again once the undo of a retry has brought its position back */
+  /** the cue stroke of the position link this practice table was opened from, set at its first snapshot */
+  startCue: { phi_deg: number; V0: number; a: number; b: number; theta_deg: number } | null = null;
   private retry: { stroke: { phi_deg: number; V0: number; a: number; b: number; theta_deg: number }; call: Call; cueBall: Vec2 | null } | null = null;
   /** a practice table: previews follow the aim (at most one every LIVE_PREVIEW_MS) */
   private livePreview = false;
@@ -429,6 +431,12 @@ export class TableView {
         if (!this.model.lastStroke) this.lastClip = null;
         this.onShown({ state: this.model.state, ruling: this.model.lastRuling, v: this.model.v });
         this.renderChat();
+        if (this.startCue && this.model.practice) {
+          // a position link's cue stroke: the controls start with it (once, at the table's first snapshot)
+          const c = this.startCue;
+          this.startCue = null;
+          this.controls.set({ phi: c.phi_deg, a: c.a, b: c.b, theta: c.theta_deg, V0: c.V0 });
+        }
         break;
       case "stroke":
         this.catchingUp = false;
