@@ -413,7 +413,11 @@ def test_real_server_daily_puzzle_missed_then_solved(browser, live_server, artif
     assert page.inner_text("[data-testid=puzzle-verdict]") == "Solved (attempt 2)"
     assert "Your attempts: 2, solved" in page.inner_text("[data-testid=puzzle-me]")
     page.screenshot(path=os.path.join(artifacts, "puzzle-real-solved.png"))
+    # the lobby's card shows the same daily puzzle
+    page.goto(f"{live_server.url}/#/")
+    page.wait_for_function("g => document.querySelector('[data-testid=lobby-puzzle-goal]').textContent.includes(g)", arg=daily["goal_text"])
     assert not P.errors, P.errors
+    assert not P.console_errors, P.console_errors  # a guest's puzzle page and lobby log no failed request
 
 
 def test_real_server_account_first_attempt_rated(browser, live_server):
