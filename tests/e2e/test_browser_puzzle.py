@@ -173,6 +173,25 @@ def set_input(P, sel, value):
     loc.press("Tab")
 
 
+def pull_back(P, power):
+    """Press on the cue stick just behind the cue ball, pull it back by ``power`` (0..1) of a full pull
+    (board.ts PULL_FULL_PX, 170 px) and let go: plays the stroke."""
+    pz = "window.billar.puzzle"
+    cue = P.page.evaluate(f"() => {{ const b = {pz}['board'].aim; return {pz}.pointOnScreen(b.cue[0], b.cue[1]); }}")
+    ang = P.page.evaluate(f"() => {pz}['board'].vp.screenAngle({pz}.debug().stroke.phi * Math.PI / 180)")
+    rpx = P.page.evaluate(f"() => {pz}['board'].R * {pz}['board'].vp.scale")
+    ux, uy = math.cos(ang), math.sin(ang)
+    start = (cue["x"] - ux * (rpx + 25), cue["y"] - uy * (rpx + 25))
+    m = P.page.mouse
+    m.move(*start)
+    m.down()
+    for k in range(1, 11):
+        d = 170 * power * k / 10
+        m.move(start[0] - ux * d, start[1] - uy * d)
+    assert abs(P.page.evaluate(f"() => {pz}['board'].aim.pull") - power) < 0.02  # the stick drawn back
+    m.up()
+
+
 def wait_result(P, timeout=30000):
     P.page.wait_for_function("() => { const d = window.billar.puzzle.debug(); return d.phase === 'result' && !d.animating; }", timeout=timeout)
 
@@ -262,8 +281,14 @@ def test_puzzle_of_the_day_guest_play_solution_try_again(browser, live_server, a
     page.click("#puzzle-play")
     page.wait_for_function("() => document.querySelector('[data-testid=puzzle-status]').textContent.includes('Too many attempts')")
     assert debug(P)["phase"] == "aiming" and page.is_enabled("#puzzle-play")
-    page.click("#puzzle-play")
+    # this time played by pulling the cue stick back from the cue ball and letting go, as at a practice table
+    n = len(mock.posts)
+    pull_back(P, 0.5)
     wait_result(P)
+    assert len(mock.posts) == n + 1
+    speed = float(page.input_value("#power-speed"))
+    assert abs(speed - 2.5) < 0.02, speed  # half a full pull: the middle of the slider, 2.5 m/s
+    assert mock.posts[-1]["stroke"]["phi_deg"] == SOLUTION["phi_deg"] + 25
     assert page.inner_text("[data-testid=puzzle-verdict]") == "Missed (attempt 2)"
     assert "Your attempts: 2, solved" in page.inner_text("[data-testid=puzzle-me]")
     assert not P.errors, P.errors
