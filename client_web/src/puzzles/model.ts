@@ -8,8 +8,7 @@
 
 import type { ApiResult } from "../api";
 import { apiErrorText } from "../api";
-import { ShotLog, presetNames } from "../physics/shotlog";
-import { clothOf } from "../physics/shotlog";
+import { ShotLog, clothOf, presetNames } from "../physics/shotlog";
 import type { Preset, Ruling, Vec2 } from "../protocol/messages";
 import { LIMITS } from "../protocol/messages";
 import { ratingChangeText } from "../players/model";
