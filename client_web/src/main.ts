@@ -4,7 +4,7 @@
  * `#/game/<n>` the replay of a recorded game, `#/@/<name>[/games]` a player's profile and games,
  * `#/leaderboard/<discipline>`, `#/tv[/<discipline>]` the featured live game, `#/games[/<discipline>]`
  * the live games, `#/practice/<code>` and `#/practice/drill/<id>` a new practice table at a position
- * or a drill. The account control in the header logs in and out (the HTTP API); each change
+ * or a drill, `#/puzzle[/<id>]` the puzzle of the day or one puzzle. The account control in the header logs in and out (the HTTP API); each change
  * reconnects the socket so its `hello` is the account's.
  */
 
@@ -21,6 +21,7 @@ import { LobbyView } from "./ui/lobby";
 import { ReplayView } from "./ui/replay";
 import { TableView } from "./ui/tableview";
 import { TournamentsView, TournamentView } from "./ui/tournaments";
+import { PuzzlePage } from "./ui/puzzle";
 import { LiveGamesView, TvView } from "./ui/tv";
 import { parseRoute } from "./route";
 import { api } from "./api";
@@ -43,6 +44,8 @@ class App {
   tv: TvView | null = null;
   games: LiveGamesView | null = null;
   tournament: TournamentsView | TournamentView | null = null;
+  /** the puzzle page (`#/puzzle[/<id>]`, plain HTTP) */
+  puzzle: PuzzlePage | null = null;
   clockOffset = 0;
   welcome: Welcome | null = null;
   /** which of the newer message types (rename, aim) the server speaks */
@@ -76,6 +79,7 @@ class App {
           "nav",
           { class: "top-nav" },
           h("a", { href: "#/tv", id: "nav-tv" }, "TV"),
+          h("a", { href: "#/puzzle", id: "nav-puzzle", title: "The puzzle of the day: find the pot or the carom" }, "Puzzle"),
           h("a", { href: "#/games", id: "nav-games" }, "Live games"),
           h("a", { href: "#/tournaments", id: "nav-tournaments" }, "Tournaments"),
           h("a", { href: "#/leaderboard", id: "nav-leaderboard" }, "Leaderboards"),
@@ -105,6 +109,7 @@ class App {
   private accountChanged(): void {
     this.nameField.hidden = this.account.account !== null;
     this.lobby?.accountChanged();
+    void this.puzzle?.accountChanged();
     this.conn.reconnect();
   }
 
@@ -199,6 +204,11 @@ class App {
     } else if (r.view === "practice") {
       this.send(out.lobbyUnsubscribe());
       void this.openPractice(r.code, r.drill);
+    } else if (r.view === "puzzle") {
+      this.send(out.lobbyUnsubscribe());
+      this.puzzle = new PuzzlePage(r.id, r.bad ?? null);
+      this.main.replaceChildren(this.puzzle.el);
+      document.title = "billar \u2014 puzzle";
     } else if (r.view === "tournaments" || r.view === "tournament") {
       this.send(out.lobbyUnsubscribe());
       const me = () => this.account.account?.username ?? null;
@@ -276,6 +286,8 @@ class App {
     this.games = null;
     this.tournament?.destroy();
     this.tournament = null;
+    this.puzzle?.destroy();
+    this.puzzle = null;
   }
 
   /** Show table `id`; `attach`: resume or watch now (not when the server has just seated us there). */

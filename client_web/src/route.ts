@@ -12,7 +12,8 @@ export type Route =
   | { view: "tv"; channel: string }
   | { view: "live"; discipline: string | null }
   | { view: "tournaments" }
-  | { view: "tournament"; id: number };
+  | { view: "tournament"; id: number }
+  | { view: "puzzle"; id: number | null; bad?: string };
 
 function decode(s: string): string | null {
   try {
@@ -28,7 +29,9 @@ function decode(s: string): string | null {
  * `#/@/<name>` a player's profile, `#/@/<name>/games` their games, `#/leaderboard[/<discipline>]`,
  * `#/tv` the best live game now (`#/tv/<discipline>`: that discipline's), `#/games[/<discipline>]`
  * the live games, `#/practice/<code>` a new practice table at a position code, `#/practice/drill/<id>`
- * at a drill, `#/tournaments` the tournaments, `#/tournament/<id>` one tournament.
+ * at a drill, `#/tournaments` the tournaments, `#/tournament/<id>` one tournament, `#/puzzle` the
+ * puzzle of the day, `#/puzzle/<id>` one puzzle (a positive integer id; anything else is kept in
+ * `bad` for the page to say the link is not valid).
  */
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, "").split("/").filter(Boolean);
@@ -52,6 +55,11 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === "tv") return { view: "tv", channel: (parts[1] && decode(parts[1])) || "all" };
   if (parts[0] === "tournaments") return { view: "tournaments" };
   if (parts[0] === "tournament" && parts[1] && /^\d{1,15}$/.test(parts[1])) return { view: "tournament", id: Number(parts[1]) };
+  if (parts[0] === "puzzle") {
+    if (!parts[1]) return { view: "puzzle", id: null };
+    const id = /^\d{1,15}$/.test(parts[1]) ? Number(parts[1]) : 0;
+    return id > 0 ? { view: "puzzle", id } : { view: "puzzle", id: null, bad: decode(parts[1]) ?? parts[1] };
+  }
   if (parts[0] === "games") return { view: "live", discipline: parts[1] ? decode(parts[1]) : null };
   return { view: "lobby" };
 }

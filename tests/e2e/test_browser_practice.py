@@ -34,6 +34,9 @@ def test_practice_drill_place_shoot_undo_preview_and_share(browser, live_server,
     P.wait_table()
     P.page.wait_for_selector("[data-testid=practice-panel]:not([hidden])")
     assert "Stop shot" in P.page.inner_text("[data-testid=practice-goal]")
+    # nothing is played to a target at practice: no "of 100" under the score, no "to 100 points" in the table card
+    assert [P.page.inner_text(f".scoreboard .seat-{s} .target") for s in (0, 1)] == ["", ""]
+    assert "points" not in P.page.inner_text(".table-view .info")
     d = P.debug()
     assert d["practice"]["kind"] == "drill" and d["mySeat"] == 0 and d["canShoot"]
     v = d["modelV"]

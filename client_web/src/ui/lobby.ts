@@ -12,6 +12,8 @@ import { out } from "../protocol/messages";
 import { h } from "./dom";
 import { profileHref } from "../players/model";
 import { api } from "../api";
+import { parsePuzzle } from "../puzzles/model";
+import { ratingText } from "../players/model";
 
 /** A drill of `GET /api/drills` (rules/drills.py). */
 export interface DrillEntry {
@@ -99,6 +101,7 @@ export class LobbyView {
   private ratedHint: HTMLElement;
   private syncRated: () => void = () => {};
   private drillSel: HTMLSelectElement;
+  private puzzleNote: HTMLElement;
 
   constructor(private readonly app: LobbyLink) {
     this.list = h("tbody", { "data-testid": "lobby-tables" });
@@ -208,11 +211,21 @@ export class LobbyView {
       h("label", { class: "check" }, coachIn, " Coach seat (a second player may place balls and shoot)"),
     );
     void this.loadDrills();
+    this.puzzleNote = h("p", { class: "hint", "data-testid": "lobby-puzzle-goal" }, "Find the pot or the carom: one position from a real game, judged by the referee.");
+    const puzzleCard = h(
+      "section",
+      { class: "card puzzle-card", "data-testid": "puzzle-card" },
+      h("h2", {}, "Puzzle of the day"),
+      this.puzzleNote,
+      h("a", { href: "#/puzzle", id: "lobby-puzzle", class: "button primary" }, "Solve the puzzle of the day"),
+    );
+    void this.loadPuzzle();
     this.el = h(
       "section",
       { class: "lobby" },
       h("section", { class: "card play-card" }, h("h2", {}, "Play"), this.form),
       practiceCard,
+      puzzleCard,
       h(
         "section",
         { class: "card tables-card" },
@@ -229,6 +242,14 @@ export class LobbyView {
   }
 
   /** The drills library into the practice card's list, grouped (14.1, three-cushion, balkline). */
+  /** The daily puzzle's goal and rating on its card (the card stays a plain link when there is none). */
+  private async loadPuzzle(): Promise<void> {
+    const r = await api<unknown>("GET", "/api/puzzles/daily");
+    const p = r.ok ? parsePuzzle(r.data) : null;
+    if (p) this.puzzleNote.textContent = `${disciplineLabel(p.discipline)}: ${p.goal_text} (rating ${ratingText(p.rating, p.rd)})`;
+    else if (!r.ok && r.code === "no_puzzle") this.puzzleNote.textContent = "No puzzle of the day yet.";
+  }
+
   private async loadDrills(): Promise<void> {
     const r = await api<{ drills: DrillEntry[] }>("GET", "/api/drills");
     if (!r.ok || !Array.isArray(r.data?.drills)) {

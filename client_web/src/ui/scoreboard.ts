@@ -76,6 +76,15 @@ export function normalizeScoreboard(sb: Record<string, any>): Board {
   return { seats, shooter: striker, facts };
 }
 
+/** The board of a practice table: no target or distance (points to reach mean nothing where nothing is scored). */
+export function withoutTarget(b: Board): Board {
+  return {
+    ...b,
+    seats: b.seats.map((l) => ({ ...l, target: null })) as [SeatLine, SeatLine],
+    facts: b.facts.filter(([k]) => k !== "Distance"),
+  };
+}
+
 export class Scoreboard {
   readonly el: HTMLElement;
   private seatEls: HTMLElement[];
@@ -87,9 +96,10 @@ export class Scoreboard {
     this.el = h("div", { class: "scoreboard" }, this.seatEls[0], this.mid, this.seatEls[1]);
   }
 
-  /** ``emptySeat``: what a free seat is called ("Open seat"; at a practice table the coach's seat). */
-  render(discipline: string, state: GameState, seats: (SeatEntry | null)[], mySeat: number | null, clock: Clock | null, clockLeft: number | null, emptySeat = "Open seat"): void {
-    const b = normalizeScoreboard(state.scoreboard ?? {});
+  /** ``emptySeat``: what a free seat is called ("Open seat"; at a practice table the coach's seat).
+   * ``practice``: nothing is played to a target there, so the target ("of 100") and the distance are not shown. */
+  render(discipline: string, state: GameState, seats: (SeatEntry | null)[], mySeat: number | null, clock: Clock | null, clockLeft: number | null, emptySeat = "Open seat", practice = false): void {
+    const b = practice ? withoutTarget(normalizeScoreboard(state.scoreboard ?? {})) : normalizeScoreboard(state.scoreboard ?? {});
     const toAct = state.to_act;
     for (const s of [0, 1]) {
       const line = b.seats[s];

@@ -1133,7 +1133,7 @@ export class TableView {
     this.replayBtn.disabled = !this.lastClip || this.playback.animating;
 
     const empty = m.practice ? (m.practice.coach ? "Coach (seat open)" : "Practice: no opponent") : undefined;
-    this.scoreboard.render(m.discipline, st, m.seats, this.mySeat, m.clock, this.clockLeft(), empty);
+    this.scoreboard.render(m.discipline, st, m.seats, this.mySeat, m.clock, this.clockLeft(), empty, !!m.practice);
     const words = this.rulingWords();
     this.rulingEl.textContent = words;
     this.rulingEl.title = words;
@@ -1284,7 +1284,7 @@ export class TableView {
   }
 
   private tickClock(): void {
-    if (this.model.clock && this.state) this.scoreboard.render(this.model.discipline, this.state, this.model.seats, this.mySeat, this.model.clock, this.clockLeft());
+    if (this.model.clock && this.state) this.scoreboard.render(this.model.discipline, this.state, this.model.seats, this.mySeat, this.model.clock, this.clockLeft(), undefined, !!this.model.practice);
   }
 
   /** The rematch button's label and action for a seated player after the game, or null. */
@@ -1411,8 +1411,9 @@ export class TableView {
     };
     const cfg = m.config ?? {};
     const facts: string[] = [disciplineLabel(m.discipline)];
-    if (cfg.target_points) facts.push(`to ${Array.isArray(cfg.target_points) ? cfg.target_points.join("/") : cfg.target_points} points`);
-    if (cfg.distance && !cfg.disciplines) facts.push(`distance ${cfg.distance}`);
+    // a practice table plays to nothing: no target or distance there
+    if (cfg.target_points && !m.practice) facts.push(`to ${Array.isArray(cfg.target_points) ? cfg.target_points.join("/") : cfg.target_points} points`);
+    if (cfg.distance && !cfg.disciplines && !m.practice) facts.push(`distance ${cfg.distance}`);
     if (cfg.inning_limit) facts.push(`${cfg.inning_limit} innings`);
     if (cfg.sets) facts.push(`best of ${2 * cfg.sets.sets_to_win - 1} sets to ${cfg.sets.set_distance}`);
     if (cfg.shot_clock) facts.push(`shot clock ${cfg.shot_clock.limit_s} s`);
