@@ -229,6 +229,34 @@ export class StrokeControls {
     this.set({ speed: speedAt(positionOf(this.state.speed) + d) });
   }
 
+  /**
+   * The stroke's keys (README "Aiming"): Left/Right aim by 0.1 deg (Shift 1, Alt or Ctrl 0.01), Up/Down move
+   * the power slider by 1 % of its travel (Shift 5 %), Enter applies the number box being typed in (`target`)
+   * and calls `shoot`. Returns whether the key was one of these (the caller then prevents its default).
+   */
+  strokeKey(e: KeyboardEvent, shoot: () => void): boolean {
+    const fine = e.shiftKey ? 1 : e.altKey || e.ctrlKey ? 0.01 : 0.1;
+    switch (e.key) {
+      case "ArrowLeft":
+        this.nudge(fine);
+        return true;
+      case "ArrowRight":
+        this.nudge(-fine);
+        return true;
+      case "ArrowUp":
+        this.nudgePower(e.shiftKey ? 0.05 : 0.01);
+        return true;
+      case "ArrowDown":
+        this.nudgePower(e.shiftKey ? -0.05 : -0.01);
+        return true;
+      case "Enter":
+        if (e.target instanceof HTMLInputElement) e.target.dispatchEvent(new Event("change"));
+        shoot();
+        return true;
+    }
+    return false;
+  }
+
   nudge(dDeg: number): void {
     this.set({ phi: this.state.phi + dDeg });
   }

@@ -468,28 +468,7 @@ export class PuzzlePage {
       if (!(e.key === "Enter" && t.tagName === "INPUT" && (t as HTMLInputElement).type === "number" && this.controls.el.contains(t))) return;
     }
     if (!this.el.isConnected || !this.canPlay) return;
-    const fine = e.shiftKey ? 1 : e.altKey || e.ctrlKey ? 0.01 : 0.1;
-    switch (e.key) {
-      case "ArrowLeft":
-        this.controls.nudge(fine);
-        break;
-      case "ArrowRight":
-        this.controls.nudge(-fine);
-        break;
-      case "ArrowUp":
-        this.controls.nudgePower(e.shiftKey ? 0.05 : 0.01);
-        break;
-      case "ArrowDown":
-        this.controls.nudgePower(e.shiftKey ? -0.05 : -0.01);
-        break;
-      case "Enter":
-        if (t instanceof HTMLInputElement) t.dispatchEvent(new Event("change"));
-        void this.play();
-        break;
-      default:
-        return;
-    }
-    e.preventDefault();
+    if (this.controls.strokeKey(e, () => void this.play())) e.preventDefault();
   }
 
   /** A phone held upright: the table at the full width and as tall as the room under the goal leaves, Play still in view. */

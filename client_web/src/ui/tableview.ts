@@ -866,30 +866,9 @@ export class TableView {
       if (!(e.key === "Enter" && t.tagName === "INPUT" && (t as HTMLInputElement).type === "number" && this.controls.el.contains(t))) return;
     }
     if (!this.el.isConnected || this.dialog.open) return;
-    const fine = e.shiftKey ? 1 : e.altKey || e.ctrlKey ? 0.01 : 0.1;
-    switch (e.key) {
-      case "ArrowLeft":
-        this.controls.nudge(fine);
-        break;
-      case "ArrowRight":
-        this.controls.nudge(-fine);
-        break;
-      case "ArrowUp":
-        this.controls.nudgePower(e.shiftKey ? 0.05 : 0.01);
-        break;
-      case "ArrowDown":
-        this.controls.nudgePower(e.shiftKey ? -0.05 : -0.01);
-        break;
-      case "Enter":
-        // Enter shoots when a stroke can be played, whatever button has the focus
-        if (!this.canShoot()) return;
-        if (t instanceof HTMLInputElement) t.dispatchEvent(new Event("change"));
-        this.shoot();
-        break;
-      default:
-        return;
-    }
-    e.preventDefault();
+    // Enter shoots when a stroke can be played, whatever button has the focus
+    if (e.key === "Enter" && !this.canShoot()) return;
+    if (this.controls.strokeKey(e, () => this.shoot())) e.preventDefault();
   }
 
   // ----- practice tables ---------------------------------------------------------------------
