@@ -8,9 +8,9 @@ segment of its own profile URL (no ``/``, ``..``, ``%`` or markup). Guest displa
 usernames: they keep the rules of :data:`protocol.fields.NAME`.
 
 Two usernames are the same name when their :func:`canonical_key` is: the Unicode TR39 (UTS #39,
-section 4) *skeleton* of the NFKC-normalised, case-folded name, case-folded once more (the skeleton
-of "0" is "O"), without the separators. So "Bob", "BOB", "Воb" (Cyrillic В and о) and "B0b" are
-one name, and "Ann 4712", "ann_4712" and "ann.4712" are "ann4712"; the second to come is refused
+section 4) *skeleton* of the NFKC-normalised name in capitals, case-folded, its skeleton again (the
+skeleton of "0" is "O", of small "m" "rn"), without the separators. So "Bob", "BOB", "Воb" (Cyrillic В
+and о), "воb" and "B0b" are one name, "mike" and "MIKE" too, and "Ann 4712", "ann_4712" and "ann.4712" are "ann4712"; the second to come is refused
 as taken.
 
 The key is stored (``accounts.username_key``). Keys made before the separators were dropped
@@ -84,23 +84,18 @@ def legacy_key(name: str) -> str:
 
 
 def lookup_keys(name: str) -> tuple:
-    """The stored keys a username may be found under, the more specific first: its :func:`legacy_key` when that
-    differs from its :func:`canonical_key` (an account kept it in migration 0003), then its canonical key."""
-    new, old = canonical_key(name), legacy_key(name)
-    return (old, new) if old != new else (new,)
+    """The stored keys a username may be found under, the more specific first: its :func:`legacy_key` (an account
+    kept it in migration 0003) and its :func:`key_before_0005` (kept in migration 0005) where they differ from
+    its :func:`canonical_key`, then its canonical key."""
+    out = []
+    for k in (legacy_key(name), key_before_0005(name), canonical_key(name)):
+        if k not in out:
+            out.append(k)
+    return tuple(out)
 
 
-def canonical_key(name: str) -> str:
-    """The uniqueness key of a username: casefold(skeleton(NFKC(name))) without the separators (space, ``_``, ``-``,
-    ``.``), repeated until it no longer changes.
-
-    Skeleton before case folding maps capitals that pass for Latin ones (Cyrillic "В" -> "B") before
-    folding would turn them into letters that do not (Cyrillic "в" looks like a small capital B);
-    repeating maps what folding or the skeleton itself produced ("0" -> "O" -> "o"; "%" -> "º/₀" ->
-    "o/o"). Dropping the separators after each round joins what they kept apart ("r n" -> "rn" -> "m").
-    A key is its own key.
-    """
-    key = _SEP_RE.sub("", _fold(name))
+def _separator_free_fold(text: str) -> str:
+    key = _SEP_RE.sub("", _fold(text))
     for _ in range(8):
         nxt = _SEP_RE.sub("", _fold(key))
         if nxt == key:
@@ -109,9 +104,35 @@ def canonical_key(name: str) -> str:
     return key
 
 
+def canonical_key(name: str) -> str:
+    """The uniqueness key of a username: casefold(skeleton(...)) of the NFKC-normalised name in capitals, without
+    the separators (space, ``_``, ``-``, ``.``), repeated until it no longer changes.
+
+    Capitals first make the key blind to case by construction: the skeleton maps some capitals and their
+    small letters apart (capital "I" passes for "l", small "i" for nothing; small "m" for "rn"), so a key taken
+    from the name as typed made "mike" and "MIKE" two names (found by QA). Skeleton before case folding maps
+    capitals that pass for Latin ones (Cyrillic "В" -> "B"); repeating maps what folding or the skeleton
+    itself produced ("0" -> "O" -> "o"; small "m" -> "rn"; "%" -> "º/₀" -> "o/o"). Dropping the separators
+    after each round joins what they kept apart ("r n" -> "rn" -> "m"). A key is its own key.
+    """
+    key = _separator_free_fold(unicodedata.normalize("NFKC", name).upper())
+    for _ in range(8):  # in capitals again: small letters a round produced have capitals of their own ("ȝ" -> "Ȝ" -> "3")
+        nxt = _separator_free_fold(key.upper())
+        if nxt == key:
+            return key
+        key = nxt
+    return key
+
+
+def key_before_0005(name: str) -> str:
+    """The key of migrations 0003-0004 (the name as typed, not in capitals): what an account kept in migration
+    0005 when its new key was already another's (:func:`lookup_keys`)."""
+    return _separator_free_fold(name)
+
+
 def _reserved_keys():
     words = ["computer", "admin", "administrator", "moderator", "billar", "system", "server", "referee"]
-    return frozenset(legacy_key(w) for w in words)
+    return frozenset(k for w in words for k in (legacy_key(w), canonical_key(w)))
 
 
 _RESERVED = _reserved_keys()
@@ -126,7 +147,7 @@ def is_reserved(name: str) -> bool:
 
     A username is also reserved when its :func:`canonical_key` (separators dropped) is: "ad.min" is "admin".
     """
-    return _reserved_key(legacy_key(name))
+    return _reserved_key(legacy_key(name)) or _reserved_key(legacy_key(unicodedata.normalize("NFKC", name).upper()))
 
 
 def _reserved_key(key: str) -> bool:

@@ -24,7 +24,11 @@ def test_same_name_by_case_and_confusables():
         assert canonical_key(variant) == key, variant
     assert canonical_key("Il1") == canonical_key("lIl") == canonical_key("111")
     assert canonical_key("Straße") == canonical_key("STRASSE")
-    assert canonical_key("Bobby") != key and canonical_key("воb") != key  # small в is a small-capital B
+    assert canonical_key("Bobby") != key
+    assert canonical_key("воb") == key  # the key is taken in capitals: small в's capital is В, which passes for B
+    # capitals and small letters the skeleton maps apart (capital I passes for l, small m for rn): one name (QA)
+    for a, b in [("mike", "MIKE"), ("alice", "ALICE"), ("Jim", "JIM"), ("\u0430lice", "ALICE"), ("emily", "EMILY")]:
+        assert canonical_key(a) == canonical_key(b), (a, b)
 
 
 def test_username_rules():
@@ -114,6 +118,19 @@ async def test_taken_names_refused_whatever_the_case_or_confusables(acc, db):
             await acc.register(variant, PW)
         assert e.value.code == "username_taken", variant
     assert await count(db, accounts) == 1
+
+
+async def test_a_name_in_capitals_is_the_same_name(acc, db):
+    """QA registered "mike13188" and then "MIKE13188" (201 both): the skeleton maps capital I to l and small m to
+    rn, so the keys of the name as typed differed."""
+    await acc.register("mike13188", PW)
+    await acc.register("alice", PW)
+    for variant in ["MIKE13188", "Mike13188", "rnike13188", "ALICE", "\u0430lice", "\u0410LICE"]:
+        with pytest.raises(PlayersError) as e:
+            await acc.register(variant, PW)
+        assert e.value.code == "username_taken", variant
+    assert (await acc.login("MIKE13188", PW))[0].username == "mike13188"
+    assert await count(db, accounts) == 2
 
 
 async def test_sql_looking_name_refused(acc, db):

@@ -24,16 +24,16 @@ def test_database_url_defaults_to_sqlite_under_the_data_dir(tmp_path):
 
 
 async def test_migrations_build_the_models_schema(dbf, db):
-    assert head_revision() == "0004"
+    assert head_revision() == "0005"
     async with db.read() as conn:
         def diff(sync_conn):
             ctx = MigrationContext.configure(sync_conn, opts={"compare_type": True})
             return ctx.get_current_revision(), compare_metadata(ctx, metadata)
         rev, changes = await conn.run_sync(diff)
-    assert rev == "0004"
+    assert rev == "0005"
     assert changes == []
     # a second upgrade is a no-op
-    assert await dbf.migrate() == "0004"
+    assert await dbf.migrate() == "0005"
 
 
 async def test_times_round_trip_as_aware_utc(db):
@@ -62,7 +62,7 @@ async def test_write_rolls_back_on_error(db):
 def test_cli_db_upgrade(tmp_path, capsys):
     url = f"sqlite+aiosqlite:///{tmp_path / 'x.db'}"
     assert billar(["db", "upgrade", "--url", url]) == 0
-    assert "at revision 0004" in capsys.readouterr().out
+    assert "at revision 0005" in capsys.readouterr().out
     assert billar(["db", "upgrade", "--url", "mysql://nope"]) == 2
     assert "DATABASE_URL" in capsys.readouterr().err
 
@@ -71,7 +71,8 @@ async def test_migration_0003_recomputes_username_keys_without_orphaning(tmp_pat
     """Accounts stored with the keys of before (separators kept) are found by their names after 0003; an
     account whose new key is another's keeps its old one, and both still log in and have profiles."""
     from server.players.accounts import Accounts
-    from server.players.names import canonical_key, legacy_key
+    from server.players.names import key_before_0005 as canonical_key  # the key of revisions 0003-0004
+    from server.players.names import legacy_key
     from server.players.queries import player_games, profile
 
     url = f"sqlite+aiosqlite:///{tmp_path / 'old.db'}"
@@ -96,6 +97,41 @@ async def test_migration_0003_recomputes_username_keys_without_orphaning(tmp_pat
         assert (await profile(db, typed))["username"] == shown, typed
         assert (await player_games(db, typed, None, 5))["username"] == shown, typed
     for taken in ["ann_4712", "Bob.4712", "c y d"]:
+        with pytest.raises(Exception) as e:
+            await acc.register(taken, "correct horse battery")
+        assert e.value.code == "username_taken", taken
+    await db.close()
+
+
+async def test_migration_0005_makes_keys_blind_to_case_without_orphaning(tmp_path, hasher):
+    """Keys of before 0005 made "mike" and "MIKE" two names (QA). After 0005 a lone "Jim" is under its new key
+    (found as "JIM" too), "mike" and "MIKE" registered before both keep logging in, "Mike" can no longer be
+    registered, and a deleted account keeps the key that keeps its old name taken."""
+    from server.players.accounts import Accounts
+    from server.players.names import canonical_key, key_before_0005
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'old.db'}"
+    assert await upgrade(url, revision="0004") == "0004"
+    db = Database(url)
+    t = dt.datetime(2026, 12, 1, tzinfo=dt.timezone.utc)
+    pw = hasher.hash("correct horse battery")
+    async with db.write() as conn:
+        for name in ["mike", "MIKE", "Jim", "bob"]:
+            await conn.execute(insert(accounts).values(username=name, username_key=key_before_0005(name), created_at=t,
+                                                       password_hash=pw, password_changed_at=t))
+        await conn.execute(insert(accounts).values(username="deleted-00ff", username_key=key_before_0005("Milo"),
+                                                   created_at=t, deleted_at=t, password_hash=None))
+    assert key_before_0005("mike") != key_before_0005("MIKE") == canonical_key("mike")
+    assert await upgrade(url, revision="0005") == "0005"
+    async with db.read() as conn:
+        keys = dict((await conn.execute(select(accounts.c.username, accounts.c.username_key))).all())
+    assert keys == {"mike": key_before_0005("mike"), "MIKE": canonical_key("MIKE"), "Jim": canonical_key("jim"),
+                    "bob": "bob", "deleted-00ff": key_before_0005("Milo")}
+    assert canonical_key("Jim") != key_before_0005("Jim")
+    acc = Accounts(db, hasher=hasher)
+    for typed, shown in [("mike", "mike"), ("MIKE", "MIKE"), ("Jim", "Jim"), ("JIM", "Jim"), ("BOB", "bob")]:
+        assert (await acc.login(typed, "correct horse battery"))[0].username == shown, typed
+    for taken in ["Mike", "jim", "JlM", "B0B"]:
         with pytest.raises(Exception) as e:
             await acc.register(taken, "correct horse battery")
         assert e.value.code == "username_taken", taken
