@@ -143,6 +143,7 @@ def test_a_phone_player_upright_lags_with_taps(browser, live_server, artifacts):
         assert not P.page.evaluate("""() => { const r = document.querySelector('#shoot-btn').getBoundingClientRect();
                                              return r.bottom > 0 && r.top < innerHeight; }"""), "the panel's Shoot is on screen too"
         if tag == "landscape":
+            assert not P.page.is_visible("#hud-shoot"), "the HUD's Shoot shows under the dock's (QA: they overlapped)"
             P.redraw()
             assert dock[0] >= table_rect(P)["table"][2] - 0.5, f"the dock covers the table: {dock} {table_rect(P)}"
         P.page.screenshot(path=os.path.join(artifacts, f"phone-shot-dock-{tag}.png"))
