@@ -22,6 +22,7 @@ start, and the drill tests).
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -233,6 +234,17 @@ def drill_by_id(drill_id: str) -> Drill:
 
 
 # ----- judging and set-up ---------------------------------------------------------------------
+
+_SOLO_DROPPED = re.compile(r"; [AB] (?:to shoot|continues)(?=;|$)")
+_SOLO_IN_HAND = re.compile(r"; [AB] has ball in hand")
+
+
+def solo_text(text: str) -> str:
+    """A ruling's ``text`` for one player on their own (a practice table, a puzzle): the clauses that name the next
+    player ("; B to shoot", "; A continues") are left out, "; B has ball in hand ..." says "; ball in hand ...".
+    "Safety; B to shoot" -> "Safety"; the fouls, points and everything else are said as the referee said them."""
+    return _SOLO_IN_HAND.sub("; ball in hand", _SOLO_DROPPED.sub("", text))
+
 
 def game_at(position: Position, seat: int = 0, check: bool = True):
     """A referee of ``position.discipline`` in play at ``position``, ``seat`` to shoot (a fresh game's state

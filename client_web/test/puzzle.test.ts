@@ -144,6 +144,10 @@ test("an attempt's answer: Solved / Missed with the attempt number, the rating c
   expect(parseAttempt({ ...ANSWER, solution: { ...ANSWER.solution, stroke: { phi_deg: 1 } } })).toBeNull();
   expect(parseAttempt({ ...ANSWER, ruling: { text: 5 } })!.ruling.text).toBe(""); // a ruling without words: none shown
   expect(strokeWords(r.solution.stroke, r.solution.call)).toBe("ball 1 in FR, aim -11.30\u00b0, cue speed 2.50 m/s, tip a 0.00 b 0.10, elevation 0.0\u00b0");
+  // with the cue ball's speed the power box takes (QA: the cue speed alone could not be typed back in)
+  expect(strokeWords(r.solution.stroke, r.solution.call, 2.0412)).toBe(
+    "ball 1 in FR, aim -11.30\u00b0, power 2.04 m/s (cue speed 2.50 m/s), tip a 0.00 b 0.10, elevation 0.0\u00b0",
+  );
 });
 
 test("a guest's attempts are counted per puzzle in localStorage; solved stays solved", () => {

@@ -22,7 +22,7 @@ import protocol
 from physics import Shot, simulate
 from physics.table import get_table
 from rules.carom.diamonds import cushion_diamonds
-from rules.drills import game_at
+from rules.drills import game_at, solo_text
 from rules.position import Position
 
 CUE = 0
@@ -106,4 +106,6 @@ def judge(position: Position, stroke: Mapping[str, float], call: Optional[Mappin
                   and _pocketed(sim, int(call["ball"]), str(call["pocket"])))
     else:
         solved = ruling.foul is None and ruling.points[seat] > 0
-    return Attempt(bool(solved), ruling.to_dict(), stroke_record(game, seat, stroke, call, sim))
+    said = ruling.to_dict()
+    said["text"] = solo_text(said.get("text") or "")  # one player: nobody else is "to shoot" (QA)
+    return Attempt(bool(solved), said, stroke_record(game, seat, stroke, call, sim))

@@ -33,6 +33,7 @@ import protocol
 from protocol import inbound as I
 from protocol import outbound as O
 from protocol.errors import ErrorCode
+from rules.drills import solo_text
 from rules.registry import canonical_name, game_from_state, new_game
 from server.conn import Connection
 from server.store import Fenced, TableWrite, frame_stream
@@ -647,6 +648,7 @@ class TableActor:
             rd["text"] = f"{rd['text']}; {out.text_extra}" if rd.get("text") else out.text_extra
         if self.practice is not None:  # the practice game goes on with the same player (server/table/practice.py)
             rd["next_player"] = self.game.to_act
+            rd["text"] = solo_text(rd.get("text") or "")
         out.record["ruling"] = rd
         message = O.stroke(self.id, v, time.time(), game=self.game_no, shots=out.shots, log=out.log, ruling=rd,
                            state=self.state_view(), clock=self.clock.view, practice=self.practice_view())

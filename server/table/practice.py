@@ -29,7 +29,7 @@ from protocol import outbound as O
 from protocol.errors import ErrorCode
 from rules.base import IllegalAction
 from rules.carom.diamonds import cushion_diamonds
-from rules.drills import Drill, achieved, drill_by_id, game_at
+from rules.drills import Drill, achieved, drill_by_id, game_at, solo_text
 from rules.position import Position, PositionError, decode, encode, validate
 from rules.registry import canonical_name, game_from_state, new_game
 from server.table.play import Outcome, Refusal, illegal
@@ -270,5 +270,6 @@ def preview(game: Any, ids: Tuple[Mapping[str, int], Mapping[str, int]], msg: I.
     if isinstance(r, Refusal):
         return r
     rseat, sim = r
-    ruling = copy.apply_shot(rseat, msg.call, sim)
-    return protocol.encode_log(sim, *ids), ruling.to_dict()
+    ruling = copy.apply_shot(rseat, msg.call, sim).to_dict()
+    ruling["text"] = solo_text(ruling.get("text") or "")
+    return protocol.encode_log(sim, *ids), ruling

@@ -229,6 +229,10 @@ def test_a_replayed_stroke_is_practised_at_its_position_with_its_cue(browser, li
     P.shoot()
     P.settle(v + 1)
     tid = P.table_id()
+    # one player: the ruling names no next player and no stalemate is offered (QA: "Safety; Player 2 to shoot")
+    said = P.page.inner_text("[data-testid=ruling]")
+    assert said and "Drill: goal" in said and not any(w in said for w in ("to shoot", "continues", "Player 2")), said
+    assert P.page.locator("[data-decision=OFFER_STALEMATE]").count() == 0
 
     P.open(f"#/replay/{tid}")
     P.page.wait_for_function("() => document.querySelectorAll('.replay-view [role=log] > li').length > 0", timeout=15000)

@@ -13,6 +13,7 @@ import protocol
 from bots.aim import pocket_aim_point, pocket_axis
 from physics.table import get_table
 from protocol import inbound as I
+from rules.drills import solo_text
 from rules.position import Position, decode, encode
 from rules.replay import replay
 from server.puzzles import mine
@@ -152,7 +153,9 @@ def _practice_stroke(code, stroke, call):
     msg = I.Shot(table="t1", token="x" * 16, seq=1, stroke=dict(stroke), call=call)
     out, _ = practice.stroke(game, p, ids, 0, msg, shoot, now=0.0)
     names = {v: k for k, v in ids[0].items()}, {v: k for k, v in ids[1].items()}
-    return out.ruling.to_dict(), protocol.decode_log(out.record["log"], *names), out.record.get("diamonds")
+    said = out.ruling.to_dict()
+    said["text"] = solo_text(said["text"])  # what the table says to its one player (server/table/actor.py)
+    return said, protocol.decode_log(out.record["log"], *names), out.record.get("diamonds")
 
 
 @pytest.mark.parametrize("index", range(16))

@@ -111,3 +111,16 @@ def test_every_14_1_drill_has_a_stroke_that_meets_its_goal_and_the_referee_score
     call = {"ball": drill.goal.ball, "pocket": drill.goal.pocket}
     ruling = game.apply_shot(0, call, found[0])
     assert ruling.points[0] >= 1 and ruling.foul is None
+
+
+def test_solo_text_leaves_out_the_next_player():
+    """A practice table or a puzzle has one player: "B to shoot" named nobody there (QA)."""
+    from rules.drills import solo_text
+
+    assert solo_text("Safety; B to shoot") == "Safety"
+    assert solo_text("Foul: cue ball pocketed, -1; B has ball in hand behind the head string") == \
+        "Foul: cue ball pocketed, -1; ball in hand behind the head string"
+    assert solo_text("Scored 1 (10 in FR); A continues; fourteen re-racked") == "Scored 1 (10 in FR); fourteen re-racked"
+    assert solo_text("Safety; B to shoot; Drill: goal missed") == "Safety; Drill: goal missed"
+    assert solo_text("Point: 3 cushions") == "Point: 3 cushions"  # nothing else is touched
+    assert solo_text("Banana to shoot; Bob continues") == "Banana to shoot; Bob continues"

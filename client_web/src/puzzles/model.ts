@@ -293,9 +293,12 @@ export function recordLog(rec: StrokeRecord | null | undefined, preset: Preset):
   return null;
 }
 
-/** "aim 12.35°, speed V0 2.40 m/s, tip a 0.10 b -0.20, elevation 0°": the solution's stroke in words. */
-export function strokeWords(s: PuzzleStroke, call: PuzzleCall | null = null): string {
-  const parts = [`aim ${s.phi_deg.toFixed(2)}\u00b0`, `cue speed ${s.V0.toFixed(2)} m/s`, `tip a ${s.a.toFixed(2)} b ${s.b.toFixed(2)}`, `elevation ${s.theta_deg.toFixed(1)}\u00b0`];
+/** "aim 12.35°, power 2.10 m/s (cue speed 1.02 m/s), tip a 0.10 b -0.20, elevation 0.0°": the solution's stroke in
+ * words, with the values the controls take (the power box is the cue ball's speed: `speed`, from the cue speed V0 by
+ * physics/cue.ts; left out when not known). */
+export function strokeWords(s: PuzzleStroke, call: PuzzleCall | null = null, speed: number | null = null): string {
+  const power = speed !== null && Number.isFinite(speed) ? `power ${speed.toFixed(2)} m/s (cue speed ${s.V0.toFixed(2)} m/s)` : `cue speed ${s.V0.toFixed(2)} m/s`;
+  const parts = [`aim ${s.phi_deg.toFixed(2)}\u00b0`, power, `tip a ${s.a.toFixed(2)} b ${s.b.toFixed(2)}`, `elevation ${s.theta_deg.toFixed(1)}\u00b0`];
   if (call) parts.unshift(`ball ${call.ball} in ${call.pocket}`);
   return parts.join(", ");
 }

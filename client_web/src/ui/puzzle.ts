@@ -17,6 +17,7 @@ import { disciplineLabel } from "../game/names";
 import { Playback } from "../game/playback";
 import { Trail, buildTrails } from "../game/trails";
 import { POCKETED } from "../physics/motion";
+import { cueBallSpeed, cueOf } from "../physics/cue";
 import type { ShotLog } from "../physics/shotlog";
 import { ratingText } from "../players/model";
 import {
@@ -431,10 +432,17 @@ export class PuzzlePage {
         res.ruling.text ? h("div", { class: "ruling", "data-testid": "puzzle-ruling" }, res.ruling.text) : null,
         ratingLine(res) ? h("div", { class: "rating-change", "data-testid": "puzzle-rating-change" }, ratingLine(res)!) : null,
         puzzleRatingLine(res) ? h("div", { class: "hint" }, puzzleRatingLine(res)!) : null,
-        solution ? h("div", { class: "solution", "data-testid": "puzzle-solution" }, `Solution: ${strokeWords(res.solution.stroke, res.solution.call)}`) : null,
+        solution ? h("div", { class: "solution", "data-testid": "puzzle-solution" }, `Solution: ${strokeWords(res.solution.stroke, res.solution.call, this.ballSpeed(res.solution.stroke))}`) : null,
       ),
     );
     this.renderFacts();
+  }
+
+  /** The cue ball's speed (m/s, what the power box shows) that `stroke`'s cue speed gives on this puzzle's table. */
+  private ballSpeed(stroke: { V0: number; a: number; b: number; theta_deg: number }): number | null {
+    const t = this.puzzle?.table;
+    if (!t) return null;
+    return cueBallSpeed(stroke.V0, stroke.a, stroke.b, stroke.theta_deg, t.ball.mass, cueOf(t.kind).mass);
   }
 
   private renderActions(): void {

@@ -1309,7 +1309,8 @@ export class TableView {
   }
 
   private renderOptions(): void {
-    const decisions = this.myDecisions();
+    // a practice table has nobody to offer a stalemate to (QA: it was offered)
+    const decisions = this.myDecisions().filter((d) => !(this.model.practice && d.name === "OFFER_STALEMATE"));
     const shoot = this.shootOptions();
     const btn = (d: DecisionOption, arg: unknown) =>
       h(
