@@ -24,7 +24,7 @@ from e2e_driver import CLOTH_TOL, FELT, ClientPage
 import protocol
 from physics import Shot, simulate
 from physics.table import get_table
-from rules.drills import game_at
+from rules.drills import game_at, solo_text
 from rules.position import Position, encode
 
 TABLE = get_table("pool-9ft")
@@ -60,6 +60,7 @@ def play(stroke, call):
     layout = game.prepare_shot(0, call, None)
     sim = simulate(game.table, layout, Shot(cue_ball=0, **stroke))
     ruling = game.apply_shot(0, call, sim).to_dict()
+    ruling["text"] = solo_text(ruling["text"])  # as server/puzzles/judge.py says it
     potted = any(e.kind == "ball_pocket" and call["ball"] in e.balls for e in sim.events)
     solved = bool(potted and not ruling.get("foul"))
     return solved, ruling, {"sim": sim.to_json(), "log": protocol.encode_log(sim, *IDS)}
@@ -214,6 +215,8 @@ def test_puzzle_of_the_day_guest_play_solution_try_again(browser, live_server, a
     page.click("#puzzle-play")
     assert "Call a ball and a pocket" in page.inner_text("[data-testid=puzzle-status]")
     assert mock.posts == []
+    # a puzzle takes no safety: the call's hint does not offer one (QA)
+    assert "safety" not in page.inner_text(".call-box").lower()
 
     # call ball 1 and the pocket by clicking them on the table, as at a game table
     click_world(P, *BALLS[1])

@@ -267,8 +267,9 @@ export class StrokeControls {
     this.dock.hidden = !on;
   }
 
-  /** Show the call choices (14.1): `need` is required / optional / none. */
-  setCallOptions(need: string, balls: number[], pockets: string[], kind: string): void {
+  /** Show the call choices (14.1): `need` is required / optional / none; `safety`: whether a safety may be declared
+   * (not at a puzzle, which asks for a pot). */
+  setCallOptions(need: string, balls: number[], pockets: string[], kind: string, safety = true): void {
     this.callBox.hidden = need === "none";
     if (need === "none") return;
     const mk = (label: string, attrs: Record<string, string | number>, on: boolean, onclick: () => void, style = "") =>
@@ -296,7 +297,7 @@ export class StrokeControls {
       : c.ball !== null && c.pocket
         ? `Ball ${c.ball} in the ${POCKET_NAMES[c.pocket] ?? c.pocket} pocket.`
         : need === "required"
-          ? "Click a ball and a pocket (on the table or here), or declare safety."
+          ? `Click a ball and a pocket (on the table or here)${safety ? ", or declare safety" : ""}.`
           : "Optional on the break.";
   }
 

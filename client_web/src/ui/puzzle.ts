@@ -393,7 +393,7 @@ export class PuzzlePage {
       this.controlsKey = ckey;
       this.controls.setEnabled(aiming);
       const balls = [...p.balls.keys()].filter((b) => b !== p.cue_ball).sort((a, b) => a - b);
-      this.controls.setCallOptions(p.goal === "pot" ? "required" : "none", balls, p.table.pockets.map((q) => q.name), p.table.kind);
+      this.controls.setCallOptions(p.goal === "pot" ? "required" : "none", balls, p.table.pockets.map((q) => q.name), p.table.kind, false);
     }
     this.renderActions();
     // a phone held sideways: Play in the margin beside the table, as wide as that margin
