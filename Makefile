@@ -18,7 +18,10 @@ run: build
 
 # Two pytest runs: the browser tests drive Chromium through Playwright's sync API, whose event loop
 # would stay running in the main thread and break the asyncio tests if they shared one process.
-PYTEST := $(PY) -m pytest -q -p no:cacheprovider --timeout=600 --durations=15
+# Each run has two workers (pytest-xdist; TEST_WORKERS=0 runs in one process): most tests wait on
+# sockets, timers and the browser, and every test's Redis keys, database schema and ports are its own.
+TEST_WORKERS ?= 2
+PYTEST := $(PY) -m pytest -q -p no:cacheprovider --timeout=600 --durations=15 -n $(TEST_WORKERS)
 test: build
 	rc=0; \
 	$(PYTEST) -m "not browser and not soak" || rc=$$?; \
