@@ -327,6 +327,23 @@ describe("table stream", () => {
     expect(m.lastStroke).toBeNull();
   });
 
+  test("undo keeps the stroke it took back and redo brings it back (Retry after Undo, Redo; QA); a new step forgets it", () => {
+    const m = new TableModel("t1");
+    m.apply(msg("table_snapshot"));
+    for (const t of ["stroke", "ruling", "seats", "chat", "rematch"]) m.apply(msg(t));
+    const played = m.lastStroke;
+    expect(played).not.toBeNull();
+    const p = msg("position");
+    m.apply({ ...p, cause: "undo" });
+    expect(m.lastStroke).toBeNull();
+    m.apply({ ...p, v: p.v + 1, cause: "redo" });
+    expect(m.lastStroke).toBe(played);
+    m.apply({ ...p, v: p.v + 2, cause: "undo" });
+    m.apply({ ...p, v: p.v + 3, cause: "place" }); // a placement after the undo: the redo branch is gone
+    m.apply({ ...p, v: p.v + 4, cause: "redo" });
+    expect(m.lastStroke).toBeNull();
+  });
+
   test("playback holds the position after a stroke until its animation ends; skip jumps there", () => {
     const m = new TableModel("t1");
     m.apply(msg("table_snapshot"));

@@ -66,6 +66,8 @@ export class TableModel {
   chat: ChatLine[] = [];
   rematch: boolean[] = [false, false];
   lastStroke: PlayedStroke | null = null;
+  /** a practice table's steps taken back by undo, the latest last (a placement's is null): redo gives the last back */
+  private undone: (PlayedStroke | null)[] = [];
   lastRuling: Ruling | null = null;
   /** the table's games count for ratings */
   rated = false;
@@ -108,6 +110,7 @@ export class TableModel {
         this.stateV = m.v;
         this.clock = m.clock;
         this.lastStroke = stroke;
+        this.undone = [];
         this.lastRuling = m.ruling;
         this.rematch = [false, false];
         if (m.practice) this.practice = m.practice;
@@ -143,7 +146,10 @@ export class TableModel {
         this.state = m.state;
         this.stateV = m.v;
         this.practice = m.practice;
-        this.lastStroke = null;
+        // undo keeps the stroke it took back, redo brings it back (Retry after Undo, Redo plays it again; QA)
+        if (m.cause === "undo") this.undone.push(this.lastStroke);
+        else if (m.cause !== "redo") this.undone = [];
+        this.lastStroke = m.cause === "redo" ? this.undone.pop() ?? null : null;
         this.lastRuling = null;
         return { kind: "position" };
     }
@@ -151,6 +157,7 @@ export class TableModel {
   }
 
   private load(m: TableSnapshot): void {
+    this.undone = [];
     const newGame = m.game !== this.game;
     this.v = m.v;
     this.stateV = m.v;
