@@ -89,6 +89,9 @@ test("a PuzzleView is read with its balls; anything not matching the contract is
   ]);
   expect(p.me).toBeNull();
   expect(p.source).toEqual({ game: "g-1", stroke: 3 });
+  expect(p.next).toBeNull(); // an older server's view: no "Next puzzle" link
+  expect(parsePuzzle(view({ next: 1 }))!.next).toBe(1);
+  expect(parsePuzzle(view({ next: "8" }))!.next).toBeNull();
   expect(parsePuzzle(view({ me: { attempts: 2, solved: true, rating: 1510, rd: 60 } }))!.me).toEqual({ attempts: 2, solved: true, rating: 1510, rd: 60 });
   expect(parsePuzzle(view({ id: "7" }))).toBeNull();
   expect(parsePuzzle(view({ id: 0 }))).toBeNull();

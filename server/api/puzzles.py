@@ -154,6 +154,7 @@ class PuzzlesApi:
             "source": {"game": None if p.source_game_id is None else str(p.source_game_id),
                        "stroke": p.source_stroke if p.source_game_id is not None else None},
             "me": me,
+            "next": await store.next_id(self.db, p.id),
         }
 
     async def _puzzle(self, text: str) -> store.Puzzle:

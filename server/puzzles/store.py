@@ -110,6 +110,16 @@ async def get(db: Database, puzzle_id: int) -> Optional[Puzzle]:
     return None if r is None else _row(r)
 
 
+async def next_id(db: Database, puzzle_id: int) -> Optional[int]:
+    """The id of the puzzle after ``puzzle_id`` (the smallest larger id; after the last, the first), or None when
+    ``puzzle_id`` is the only one."""
+    async with db.read() as conn:
+        nxt = (await conn.execute(select(func.min(puzzles.c.id)).where(puzzles.c.id > puzzle_id))).scalar()
+        if nxt is None:
+            nxt = (await conn.execute(select(func.min(puzzles.c.id)))).scalar()
+    return None if nxt is None or int(nxt) == puzzle_id else int(nxt)
+
+
 def daily_index(day: dt.date, n: int) -> int:
     """Which of ``n`` puzzles (by ascending id) is the puzzle of ``day``: the SHA-256 of the ISO date, modulo n."""
     return int.from_bytes(hashlib.sha256(day.isoformat().encode()).digest()[:8], "big") % n

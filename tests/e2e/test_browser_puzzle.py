@@ -86,6 +86,7 @@ def view(pid, me=None):
         "wins": 12,
         "source": {"game": "g-1", "stroke": 3},
         "me": me,
+        "next": 1,
     }
 
 

@@ -88,6 +88,7 @@ async def test_a_puzzle_view(env):
         assert v["balls"] == {str(b): [x, y] for b, x, y in pos.balls}
         assert v["cue_ball"] == 0 and v["rating"] == 1500.0 and v["rd"] == 350.0 and v["plays"] == 0 and v["wins"] == 0
         assert v["source"] == {"game": None, "stroke": None} and v["me"] is None
+        assert v["next"] == (i % len(seeds)) + 1  # the next id; after the last, the first (QA: a dead end)
     me = await login(api)
     v = (await me.call("GET", f"/api/puzzles/{pid}")).decoded()
     assert v["me"] == {"attempts": 0, "solved": False, "rating": 1500.0, "rd": 350.0}

@@ -51,6 +51,8 @@ export interface Puzzle {
   wins: number;
   source: { game: string | null; stroke: number | null };
   me: PuzzleMe | null;
+  /** the next puzzle's id (after the last, the first); null when there is no other */
+  next: number | null;
 }
 
 /** A stroke as a replay keeps it: the simulation (`sim`, SimResult JSON) and/or the wire log (`log`). */
@@ -131,6 +133,7 @@ export function parsePuzzle(x: unknown): Puzzle | null {
     wins: isInt(x.wins) ? x.wins : 0,
     source: { game: typeof src.game === "string" ? src.game : null, stroke: isInt(src.stroke) ? src.stroke : null },
     me,
+    next: isInt(x.next) && x.next > 0 ? x.next : null,
   };
 }
 

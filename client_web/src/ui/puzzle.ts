@@ -464,7 +464,7 @@ export class PuzzlePage {
         this.result ? btn("puzzle-solution-btn", "Show solution", !anim && this.phase !== "sending", () => this.showSolution()) : null,
         POSITION_CODE.test(p.position) ? h("a", { href: `#/practice/${p.position}`, id: "puzzle-practice", class: "button" }, "Practise this position") : null,
         this.id !== null ? h("a", { href: "#/puzzle", id: "puzzle-daily", class: "button" }, "Puzzle of the day") : null,
-        h("a", { href: `#/puzzle/${p.id + 1}`, id: "puzzle-next", class: "button" }, "Next puzzle"),
+        p.next !== null ? h("a", { href: `#/puzzle/${p.next}`, id: "puzzle-next", class: "button" }, "Next puzzle") : null,
       ),
     );
   }
