@@ -1249,7 +1249,7 @@ export class TableView {
 
   private lagWords(): string {
     const pool = this.model.preset.kind === "pool";
-    const rule = pool ? "to the foot cushion and back; the ball that stops nearer the head cushion wins" : "to the top cushion and back; the ball that stops nearer the bottom cushion wins";
+    const rule = pool ? "to the foot cushion and back; the ball that stops nearer the head cushion wins" : "to the far short cushion and back; the ball that stops nearer the short cushion it started from wins";
     if (this.mySeat === null) return `Lag for the break: both players send their ball ${rule}.`;
     if (this.lagSent) return "Lag played; waiting for the opponent's.";
     const ball = pool ? (this.mySeat === 0 ? " Yours is the plain white ball." : " Yours is the spotted white ball.") : this.mySeat === 0 ? " Yours is the white ball." : " Yours is the yellow ball.";
