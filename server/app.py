@@ -85,6 +85,7 @@ class Server:
         self.tv = TvChannels(st, self.store)
         self.api = PlayersApi(self.db, self.accounts, origins=st.origins or (), live=self.tv)
         self.hub.accounts = self.api.account_for_cookie
+        self.hub.name_registered = self.accounts.is_registered
         self.recorder = Recorder(self.store, self.db, self.registry.announce_rating)
         self.registry.on_finished = self.recorder.soon
         self.miner = Miner(self.db, enabled=st.puzzle_mining)

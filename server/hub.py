@@ -42,6 +42,8 @@ class Hub:
         self.settings, self.metrics, self.registry, self.node, self.lobby = settings, metrics, registry, node, lobby
         self.sessions = sessions
         self.accounts: Optional[Callable[[str], Awaitable[Any]]] = None  # cookie -> account (the app sets it)
+        # name -> whether an account has it (the app sets it: Accounts.is_registered)
+        self.name_registered: Optional[Callable[[str], Awaitable[bool]]] = None
         node.route = self.route
         registry.on_reroute = self.reroute
         self._bg = Background()
@@ -59,7 +61,7 @@ class Hub:
         elif isinstance(msg, I.QuickPlayCancel):
             conn.defer(self.lobby.quick_cancel(conn))
         elif isinstance(msg, I.Rename):
-            self.rename(conn, msg)
+            conn.defer(self.rename(conn, msg))
         elif isinstance(msg, I.CreateTable):
             if msg.creation_id is not None:  # idempotent: a retry finds the table made by the first request
                 conn.defer(self.create_once(conn, msg))
@@ -92,7 +94,21 @@ class Hub:
             log.warning("session cookie not checked: accounts unavailable", exc_info=True)
             return None
 
-    def rename(self, conn: Any, msg: I.Rename) -> None:
+    async def guest_name_refused(self, name: str) -> Optional[str]:
+        """Why a guest may not show ``name`` (the message of a ``bad_field`` error), or None: the computer's and the
+        house's names are reserved, and a registered player's name (or one passing for it) is theirs (QA: a guest
+        could play as "ann" beside the account "ann"). With the database away, only the reserved names are refused."""
+        if is_reserved(name):
+            return "name: this name is reserved (the computer's, or the house's)"
+        if self.name_registered is not None:
+            try:
+                if await self.name_registered(name):
+                    return "name: a registered player has this name; log in to use it, or choose another"
+            except Exception:
+                log.warning("guest name not checked against the accounts: database unavailable", exc_info=True)
+        return None
+
+    async def rename(self, conn: Any, msg: I.Rename) -> None:
         """A new display name for ``conn``, now: refused while it plays a game in progress at a table here (the
         opponent and the spectators keep seeing the name the game began with); at this process's tables where it
         holds a seat and no game is on, the seat shows the new name at once (elsewhere from its next resume)."""
@@ -100,9 +116,9 @@ class Hub:
         if conn.account is not None:
             conn.error(ErrorCode.BAD_FIELD, "rename: a logged-in player's name is the account's", "name", "rename")
             return
-        if is_reserved(msg.name):
-            conn.error(ErrorCode.BAD_FIELD, "name: this name is reserved (the computer's, or the house's)", "name",
-                       "rename")
+        why = await self.guest_name_refused(msg.name)
+        if why is not None:
+            conn.error(ErrorCode.BAD_FIELD, why, "name", "rename")
             return
         if any(a.game_in_progress() for a in seated):
             conn.error(ErrorCode.GAME_IN_PROGRESS, "rename: not while your game is in progress", "name", "rename")

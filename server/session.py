@@ -29,7 +29,6 @@ from server.conn import Connection
 from server.http.transport import peer_address
 from server.hub import Hub
 from server.metrics import Metrics
-from server.players.names import is_reserved
 from server.ratelimit import TokenBucket
 from server.table.feed import SPECTATOR, broadcast_binary
 
@@ -247,9 +246,9 @@ class Session(Connection):
                 self.account, self.account_id = account, account.id
                 self.player, self.name = f"a{account.id}", account.username
             else:
-                if msg.name and is_reserved(msg.name):
-                    self.error(ErrorCode.BAD_FIELD, "name: this name is reserved (the computer's, or the house's)",
-                               "name", "hello")
+                why = await self.hub.guest_name_refused(msg.name) if msg.name else None
+                if why is not None:
+                    self.error(ErrorCode.BAD_FIELD, why, "name", "hello")
                     continue
                 self.player = secrets.token_urlsafe(9)
                 self.name = msg.name or f"player-{self.player[:4]}"

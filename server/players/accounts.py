@@ -148,6 +148,16 @@ class Accounts:
         return Account(row.id, row.username, row.created_at) if row else None
 
     # ----- the operations --------------------------------------------------------------------------
+    async def is_registered(self, name: str) -> bool:
+        """Whether ``name`` is an account's name, or passes for one (its case, look-alike letters or separators
+        aside: any of :func:`names.lookup_keys`); deleted accounts do not count. A guest may not show such a name."""
+        keys = lookup_keys(name) if isinstance(name, str) and len(name) <= 64 else ()
+        if not keys:
+            return False
+        async with self.db.read() as conn:
+            return (await conn.execute(select(accounts.c.id).where(
+                accounts.c.username_key.in_(keys), accounts.c.deleted_at.is_(None)).limit(1))).first() is not None
+
     async def register(self, username: Any, password: Any, client: Optional[str] = None) -> Tuple[Account, str]:
         """Create an account and log it in; returns (account, session token).
 

@@ -13,6 +13,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+import uuid
 
 import msgpack
 from websockets.sync.client import connect
@@ -97,7 +98,9 @@ class TourBot(threading.Thread):
 def test_a_spectator_follows_a_live_bracket(browser, live_server, artifacts):
     url = live_server.url
     release = threading.Event()
-    names = ["Kim", "Lou", "Max", "Ned"]
+    # names of this run (the session's server keeps its accounts, and a guest may not show an account's name)
+    tag = uuid.uuid4().hex[:4]
+    names = [f"{n}{tag}" for n in ("Kim", "Lou", "Max", "Ned")]
     bots = [TourBot(url, n, release) for n in names]
     try:
         st, t, _ = post(url, "/api/tournaments", {"name": "Browser cup", "discipline": "14.1", "format": "single_elimination",
@@ -157,22 +160,23 @@ def test_a_logged_in_player_joins_from_the_page_and_is_seated_by_the_director(br
     """The player's side: joined with the page's Join button, told ``tournament_game`` when paired, the client
     takes the reserved seat by itself and shows the table; the bot opponent resigns; the page shows the win."""
     url = live_server.url
-    bot = TourBot(url, "Pia", threading.Event(), resign_any=True)
+    quin = f"Quin{uuid.uuid4().hex[:4]}"  # names of this run, as above
+    bot = TourBot(url, f"Pia{uuid.uuid4().hex[:4]}", threading.Event(), resign_any=True)
     try:
         ctx = browser.new_context(viewport={"width": 1280, "height": 800})
-        r = ctx.request.post(url + "/api/account/register", data={"username": "Quin", "password": PASSWORD},
+        r = ctx.request.post(url + "/api/account/register", data={"username": quin, "password": PASSWORD},
                              headers={"Origin": url})
         assert r.status == 201, r.text()
         st, t, _ = post(url, "/api/tournaments", {"name": "Duel", "discipline": "14.1", "format": "round_robin",
                                                    "config": {"target_points": 1}, "max_players": 2}, bot.cookie)
         assert st == 201, t
         tid = t["id"]
-        P = ClientPage(ctx.new_page(), url, "Quin")
+        P = ClientPage(ctx.new_page(), url, quin)
         P.page.goto(f"{url}/#/tournament/{tid}")  # logged in: no name to type
         P.wait_connected()
         P.page.click("[data-action=join]", timeout=20000)
         P.page.wait_for_selector("[data-action=leave]", timeout=10000)
-        assert get(url, f"/api/tournaments/{tid}")["entries"][0]["username"] == "Quin"
+        assert get(url, f"/api/tournaments/{tid}")["entries"][0]["username"] == quin
         st, body, _ = post(url, f"/api/tournaments/{tid}/join", {}, bot.cookie)
         assert st == 200, body
         # paired: the client takes its reserved seat by itself and opens the table
@@ -189,10 +193,10 @@ def test_a_logged_in_player_joins_from_the_page_and_is_seated_by_the_director(br
                 break
             time.sleep(0.2)
         assert doc["status"] == "finished", doc
-        assert doc["standings"][0]["name"] == "Quin"
+        assert doc["standings"][0]["name"] == quin
         P.page.goto(f"{url}/#/tournament/{tid}")
         P.page.wait_for_function("() => (document.querySelector('[data-testid=tournament-status]') || {}).textContent"
                                  " === 'finished'", timeout=20000)
-        assert "Quin wins" in P.page.inner_text("[data-testid=tournament-results]")
+        assert f"{quin} wins" in P.page.inner_text("[data-testid=tournament-results]")
     finally:
         bot.close()

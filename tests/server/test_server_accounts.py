@@ -144,3 +144,23 @@ async def test_a_guest_may_not_take_a_reserved_name_but_may_say_hello_again(db_s
     await c.send(I.Hello(protocol=protocol.PROTOCOL_VERSION, name="ann"))
     w = await c.expect("welcome")
     assert w["name"] == "ann" and w["account"] is None
+
+
+async def test_a_guest_may_not_show_a_registered_players_name(db_server):
+    """QA: a guest said hello as "ann13164", the name of an account (and as "ANN13164", "аnn13164" with a Cyrillic
+    а), and played under it. Hello and rename refuse such names; the player logged in keeps theirs; others pass."""
+    port = db_server.port
+    st, _, _ = await jpost(port, "/api/account/register", {"username": "Ann Lee", "password": "correct horse 1"})
+    assert st == 201
+    c = await open_client(db_server, "x", hello=False)
+    for name in ("Ann Lee", "ANN_LEE", "\u0430nn lee", "annlee"):
+        await c.send(I.Hello(protocol=protocol.PROTOCOL_VERSION, name=name))
+        e = await c.expect("error", code="bad_field", field="name")
+        assert "registered player" in e["message"], e
+    await c.send(I.Hello(protocol=protocol.PROTOCOL_VERSION, name="Ann Lea"))
+    assert (await c.expect("welcome"))["name"] == "Ann Lea"
+    await c.send(I.Rename(name="ann.lee"))
+    e = await c.expect("error", code="bad_field", field="name")
+    assert e["ref"] == "rename" and "registered player" in e["message"]
+    await c.send(I.Rename(name="Ann Leb"))
+    assert (await c.expect("renamed"))["name"] == "Ann Leb"
