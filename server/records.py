@@ -90,15 +90,17 @@ def export(meta: Mapping[str, Any], entries: List[Mapping[str, Any]]) -> Dict[st
 
 async def fetch(store: Any, table: str, game: Optional[int]) -> Tuple[int, Any]:
     """(HTTP status, JSON body) of the record of game ``game`` (None: the latest) at ``table``; the latest game is
-    found by key (``P record:<id>:last``), never by scanning."""
+    found by key (``P record:<id>:last``), never by scanning. Errors have the API's shape, ``{"error": {"code",
+    "message"}}``: 404 ``no_record``, 503 ``unavailable``."""
     try:
         if game is None:
             game = await store.last_game(table)
         rec = None if game is None else await store.record(table, game)
     except RedisUnavailable:
-        return 503, {"error": "storage unreachable"}
+        return 503, {"error": {"code": "unavailable", "message": "storage unreachable"}}
     if rec is None:
-        return 404, {"error": f"no record for table {table!r}" + (f" game {game}" if game else "")}
+        return 404, {"error": {"code": "no_record",
+                               "message": f"no record for table {table!r}" + (f" game {game}" if game else "")}}
     meta, entries = rec
     return 200, export(meta, entries)
 

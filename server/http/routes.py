@@ -70,7 +70,8 @@ class Router:
         m = RECORD_PATH.fullmatch(path)
         if m:
             if not self.records_limiter.take(peer_address(connection) or "?"):
-                return json_response(429, {"error": "too many requests: slow down"}, [("Retry-After", "1")])
+                return json_response(429, {"error": {"code": "too_many_requests", "message": "too many requests: slow down"}},
+                                     [("Retry-After", "1")])
             status, body = await self.export_record(m.group(1), int(m.group(2)) if m.group(2) else None)
             return json_response(status, body)
         return static(self.settings.static_dir, path)

@@ -157,7 +157,7 @@ def shot(P: ClientPage, artifacts: str, name: str) -> None:
 # ----- tests ---------------------------------------------------------------------------------------
 def test_register_log_out_and_in_with_the_errors_shown(browser, live_server, artifacts):
     name = unique("Zo\u00eb")
-    P = new_page(browser, live_server, "guest")
+    P = new_page(browser, live_server, "Visitor")
     P.open()
     assert P.page.is_disabled("#rated"), "a guest cannot tick Rated"
     assert "log in" in P.page.inner_text("#rated-hint")

@@ -151,7 +151,7 @@ def test_rated_quick_play_between_two_browsers_with_the_ratings_at_the_table(bro
         play_rated_resigns(base, me, api_account(base, unique("Qx")), 1)
     A = new_page(browser, live_server, "qa")
     B = new_page(browser, live_server, "qb")
-    G = new_page(browser, live_server, "guest")
+    G = new_page(browser, live_server, "Visitor")
     for P, name in ((A, a_name), (B, b_name)):
         P.open()
         log_in(P, name, PASSWORD)

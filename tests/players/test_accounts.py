@@ -53,6 +53,11 @@ def test_username_rules():
             check_username(bad)
         assert e.value.code == code, bad
     assert is_reserved("Computer (level 1)") and not is_reserved("Compute")
+    for word in ("guest", "Guest", "NULL", "undefined", "Anonymous"):  # QA registered "guest" and "null"
+        with pytest.raises(UsernameError) as e:
+            check_username(word)
+        assert e.value.code == "reserved_username", word
+    assert check_username("Guesty") == "Guesty"
     assert not is_reserved("ad min")  # a guest name keeps today's rules
 
 

@@ -147,7 +147,9 @@ async def test_http_routes(make_server, tmp_path):
     assert status == 200 and "javascript" in ctype
     assert (await http_get(srv.port, "/../../etc/passwd"))[0] == 404
     assert (await http_get(srv.port, "/%2e%2e/server/app.py"))[0] == 404
-    assert (await http_get(srv.port, "/records/nosuch.json"))[0] == 404
+    st, _, body = await http_get(srv.port, "/records/nosuch.json")
+    assert st == 404  # the API's error shape (QA: it was {"error": "<text>"})
+    assert json.loads(body) == {"error": {"code": "no_record", "message": "no record for table 'nosuch'"}}
     bare = await make_server(static_dir=str(tmp_path / "missing"))
     status, ctype, body = await http_get(bare.port, "/")
     assert status == 200 and b"not built" in body
