@@ -194,6 +194,17 @@ def pull_back(P, power):
     m.up()
 
 
+def play_soft_miss(P, daily):
+    """Call the lowest object ball in HL at a pot puzzle, then play a soft stroke at 0.3 m/s (usually a miss)."""
+    others = sorted(int(b) for b in daily["balls"] if int(b) != daily["cue_ball"])
+    if daily["goal"] == "pot":
+        P.page.click(f"button.chip[data-ball='{others[0]}']")
+        P.page.click("button.chip[data-pocket='HL']")
+    set_input(P, "#power-speed", 0.3)
+    P.page.click("#puzzle-play")
+    wait_result(P)
+
+
 def wait_result(P, timeout=30000):
     P.page.wait_for_function("() => { const d = window.billar.puzzle.debug(); return d.phase === 'result' && !d.animating; }", timeout=timeout)
 
@@ -407,14 +418,7 @@ def test_real_server_daily_puzzle_missed_then_solved(browser, live_server, artif
     assert page.inner_text("[data-testid=puzzle-title]").startswith(f"Puzzle of the day #{daily['id']}")
     cue = daily["balls"][str(daily["cue_ball"])]
     assert not felt(pixel(P, *cue)), "the cue ball is not drawn"
-    others = sorted(int(b) for b in daily["balls"] if int(b) != daily["cue_ball"])
-    if daily["goal"] == "pot":
-        page.click(f"button.chip[data-ball='{others[0]}']")
-        page.click("button.chip[data-pocket='HL']")
-    # a soft stroke straight away from every ball is a miss (no ball contacted)
-    set_input(P, "#power-speed", 0.3)
-    page.click("#puzzle-play")
-    wait_result(P)
+    play_soft_miss(P, daily)
     assert page.inner_text("[data-testid=puzzle-verdict]") in ("Missed (attempt 1)", "Solved (attempt 1)")
     ruling = page.inner_text("[data-testid=puzzle-ruling]")
     assert ruling, "no ruling shown"
@@ -467,13 +471,7 @@ def test_real_server_account_first_attempt_rated(browser, live_server):
     register(P, unique("pz"))
     page.wait_for_function("() => document.querySelector('[data-testid=puzzle-me]').textContent.includes('your puzzle rating')")
     assert page.inner_text("[data-testid=puzzle-me]") == "Your attempts: 0 \u00b7 your puzzle rating 1500?"
-    others = sorted(int(b) for b in daily["balls"] if int(b) != daily["cue_ball"])
-    if daily["goal"] == "pot":
-        page.click(f"button.chip[data-ball='{others[0]}']")
-        page.click("button.chip[data-pocket='HL']")
-    set_input(P, "#power-speed", 0.3)
-    page.click("#puzzle-play")
-    wait_result(P)
+    play_soft_miss(P, daily)
     verdict = page.inner_text("[data-testid=puzzle-verdict]")
     change = page.inner_text("[data-testid=puzzle-rating-change]")
     m = re.fullmatch(r"Your puzzle rating: 1500 \u2192 (\d+) \(([+-]\d+|0)\)", change)
