@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import datetime as dt
 import gc
 import json
 import logging
@@ -42,6 +43,7 @@ from server.hub import Hub
 from server.lobby import Lobby
 from server.metrics import Metrics
 from server.players.accounts import Accounts
+from server.players.drills import record_drill
 from server.players.queries import PROVISIONAL_RD, rating_of
 from server.players.throttle import RedisLoginThrottle
 from server.registry import Registry
@@ -88,6 +90,7 @@ class Server:
         self.hub.name_registered = self.accounts.is_registered
         self.recorder = Recorder(self.store, self.db, self.registry.announce_rating)
         self.registry.on_finished = self.recorder.soon
+        self.registry.on_drill = self._drill_result
         self.miner = Miner(self.db, enabled=st.puzzle_mining)
         self.recorder.on_recorded = self.miner.submit
         self.registry.rating_source = self._rating
@@ -107,6 +110,16 @@ class Server:
         for s in list(self.sessions.values()):
             if s.account_id == account and not s.closing:
                 s.send_bytes(msg)
+
+    def _drill_result(self, account: int, drill: str, achieved: bool) -> None:
+        """A logged-in player's stroke at a drill: counted in their record in the background (server/players/drills.py);
+        with the database away it is not counted (logged), and the table goes on."""
+        async def write() -> None:
+            try:
+                await record_drill(self.db, account, drill, achieved, dt.datetime.now(dt.timezone.utc))
+            except Exception:
+                log.warning("drill stroke not counted: database unavailable", extra={"account": account, "drill": drill})
+        self.registry.background(write())
 
     async def _rating(self, account: int, discipline: str) -> Tuple[float, bool]:
         """A seated or queued player's live rating in ``discipline`` and whether it is provisional (the "?")."""

@@ -45,6 +45,8 @@ class Registry:
         self.on_lost: Callable[[TableActor], None] = lambda actor: None  # the node's table_lost (server/cluster/node.py)
         self.on_reroute: Callable[..., None] = lambda conn, msg, auto=False: None  # the hub's reroute (server/hub.py)
         self.on_finished: Callable[[str], None] = lambda entry: None  # server/finished.py Recorder.soon
+        # (account id, drill id, achieved): a logged-in player's stroke at a drill (the app writes it to the database)
+        self.on_drill: Callable[[int, str, bool], None] = lambda account, drill, achieved: None
         self.rating_source: Optional[Callable[[int, str], Awaitable[Any]]] = None  # (account, discipline) -> (rating, provisional)
         self.orphan_writes: List[TableWrite] = []  # final writes of closed tables that wait for Redis
         self._address_of: Dict[str, str] = {}  # table id -> the client address it was made from
@@ -180,6 +182,10 @@ class Registry:
             return None
         rating, provisional = r
         return int(round(rating)), bool(provisional)
+
+    def drill_result(self, account_id: int, drill_id: str, achieved: bool) -> None:
+        """A logged-in player's stroke at a drill's practice table was judged: on to their record."""
+        self.on_drill(account_id, drill_id, achieved)
 
     def game_finished(self, entry: str) -> None:
         """A game ended here and its end is in Redis (``"<table>:<game>"``): on to the database."""

@@ -121,6 +121,10 @@ class App {
     return this.welcome?.name ?? "";
   }
 
+  get loggedIn(): boolean {
+    return !!this.welcome?.account;
+  }
+
   send(msg: object): boolean {
     return this.conn.send(msg);
   }

@@ -44,7 +44,7 @@ from server.api.router import Param, Route, Router
 from server.api.schemas import TV_CHANNELS, BodyError, check_body
 from server.api.tournaments import TournamentsApi
 from server.db.engine import Database
-from server.players import queries
+from server.players import drills, queries
 from server.players.accounts import SESSION_TTL, Account, Accounts
 from server.players.errors import PlayersError
 from server.players.record import decompress
@@ -112,6 +112,9 @@ class PlayersApi:
             Route("GET", "/api/account", self.me, "The logged-in player", "currentAccount",
                   {200: ("the account of the session cookie", "Account"), 401: ("not logged in", "Error")},
                   tag="account"),
+            Route("GET", "/api/account/drills", self.my_drills, "The logged-in player's record at each drill",
+                  "accountDrills", {200: ("strokes and successes per drill played", "DrillProgress"),
+                                    401: ("not logged in", "Error")}, tag="account"),
             Route("GET", "/api/players/{name}", self.player, "A player's ratings, statistics and recent games",
                   "getPlayer", {200: ("the profile", "Profile"), 404: ("no such player", "Error")}, [name]),
             Route("GET", "/api/players/{name}/games", self.player_games, "A player's games, newest first (paged)",
@@ -262,6 +265,10 @@ class PlayersApi:
 
     async def me(self, req: ApiRequest, body: None) -> ApiResponse:
         return ApiResponse(200, _account_json(await self._require(req)))
+
+    async def my_drills(self, req: ApiRequest, body: None) -> ApiResponse:
+        acc = await self._require(req)
+        return ApiResponse(200, {"drills": await drills.progress(self.db, acc.id)})
 
     # ----- players, games, leaderboards ------------------------------------------------------
     async def player(self, req: ApiRequest, body: None, name: str) -> ApiResponse:

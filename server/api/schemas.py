@@ -207,6 +207,8 @@ SCHEMAS: Dict[str, Dict[str, Any]] = {
                      description="a position: table preset, discipline, balls (m) and optionally a cue stroke"),
     "PositionCode": _obj({"code": {"type": "string", "pattern": "^[A-Za-z0-9_-]+$", "maxLength": 128}}),
     "PositionView": _obj(dict(_POSITION_PROPS, code={"type": "string"})),
+    "DrillProgress": _obj({"drills": {"type": "object", "description": "drill id -> the player's record there",
+                                      "additionalProperties": _obj({"attempts": INT, "successes": INT})}}),
     "Drills": _obj({"drills": {"type": "array", "items": _obj({
         "id": {"type": "string"}, "name": {"type": "string"}, "group": {"type": "string"},
         "discipline": {"type": "string", "enum": list(POSITION_DISCIPLINES)}, "goal": {"type": "string"},

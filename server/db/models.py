@@ -372,3 +372,14 @@ puzzle_daily = Table(
     Column("day", String(10), primary_key=True),
     Column("puzzle_id", Id, ForeignKey("puzzles.id", ondelete="CASCADE"), nullable=False),
 )
+
+#: A logged-in player's record at each drill of rules/drills.py (issue 16): strokes played at the drill's practice
+#: table and how many met its goal, as the referee judged them (server/players/drills.py writes it).
+drill_progress = Table(
+    "drill_progress", metadata,
+    Column("account_id", Id, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("drill_id", String(48), primary_key=True),
+    Column("attempts", Integer, nullable=False),
+    Column("successes", Integer, nullable=False),
+    Column("updated_at", UtcDateTime, nullable=False),
+)

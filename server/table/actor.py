@@ -811,6 +811,9 @@ class TableActor:
         outcome, self.game = out
         self.practice.changed(before)
         self._stroke(outcome)
+        drill = outcome.ruling_extra.get("drill")
+        if drill is not None and conn.account_id is not None:  # the player's record at the drill (a guest's: the page)
+            self.host.drill_result(conn.account_id, drill["id"], bool(drill["achieved"]))
 
     async def _on_edit(self, conn: Connection, msg: Any, seat: int) -> None:
         """``place_balls``, ``undo``, ``redo``, ``reset``: a new position, broadcast as ``position``."""

@@ -233,6 +233,13 @@ def test_a_replayed_stroke_is_practised_at_its_position_with_its_cue(browser, li
     said = P.page.inner_text("[data-testid=ruling]")
     assert said and "Drill: goal" in said and not any(w in said for w in ("to shoot", "continues", "Player 2")), said
     assert P.page.locator("[data-decision=OFFER_STALEMATE]").count() == 0
+    # the guest's record at the drill, kept in this browser (issue 16)
+    achieved = P.debug()["lastStroke"]["ruling"]["drill"]["achieved"]
+    P.page.wait_for_function("() => /of 1 /.test(document.querySelector('[data-testid=practice-record]')?.textContent || '')")
+    assert P.page.inner_text("[data-testid=practice-record]") == \
+        f"Your record at this drill: {int(achieved)} of 1 ({100 * int(achieved)}%) (kept in this browser)."
+    stored = P.page.evaluate("JSON.parse(localStorage.getItem('billar.drills'))")
+    assert stored == {DRILL: {"attempts": 1, "successes": int(achieved)}}
 
     P.open(f"#/replay/{tid}")
     P.page.wait_for_function("() => document.querySelectorAll('.replay-view [role=log] > li').length > 0", timeout=15000)

@@ -87,7 +87,7 @@ def test_openapi_document_is_valid(db, hasher):
     validate_spec(doc)
     assert set(doc["paths"]) == {
         "/api/account/register", "/api/account/login", "/api/account/logout", "/api/account/password",
-        "/api/account/delete", "/api/account", "/api/players/{name}", "/api/players/{name}/games",
+        "/api/account/delete", "/api/account", "/api/account/drills", "/api/players/{name}", "/api/players/{name}/games",
         "/api/games/{id}", "/api/leaderboard/{discipline}", "/api/positions", "/api/positions/{code}", "/api/drills",
         "/api/tv", "/api/tv/{channel}", "/api/games/live", "/api/tournaments", "/api/tournaments/{id}",
         "/api/tournaments/{id}/join", "/api/tournaments/{id}/leave", "/api/puzzles/daily", "/api/puzzles/{id}",

@@ -24,16 +24,16 @@ def test_database_url_defaults_to_sqlite_under_the_data_dir(tmp_path):
 
 
 async def test_migrations_build_the_models_schema(dbf, db):
-    assert head_revision() == "0005"
+    assert head_revision() == "0006"
     async with db.read() as conn:
         def diff(sync_conn):
             ctx = MigrationContext.configure(sync_conn, opts={"compare_type": True})
             return ctx.get_current_revision(), compare_metadata(ctx, metadata)
         rev, changes = await conn.run_sync(diff)
-    assert rev == "0005"
+    assert rev == "0006"
     assert changes == []
     # a second upgrade is a no-op
-    assert await dbf.migrate() == "0005"
+    assert await dbf.migrate() == "0006"
 
 
 async def test_times_round_trip_as_aware_utc(db):
@@ -62,7 +62,7 @@ async def test_write_rolls_back_on_error(db):
 def test_cli_db_upgrade(tmp_path, capsys):
     url = f"sqlite+aiosqlite:///{tmp_path / 'x.db'}"
     assert billar(["db", "upgrade", "--url", url]) == 0
-    assert "at revision 0005" in capsys.readouterr().out
+    assert "at revision 0006" in capsys.readouterr().out
     assert billar(["db", "upgrade", "--url", "mysql://nope"]) == 2
     assert "DATABASE_URL" in capsys.readouterr().err
 

@@ -164,3 +164,46 @@ async def test_a_guest_may_not_show_a_registered_players_name(db_server):
     assert e["ref"] == "rename" and "registered player" in e["message"]
     await c.send(I.Rename(name="Ann Leb"))
     assert (await c.expect("renamed"))["name"] == "Ann Leb"
+
+
+async def test_a_logged_in_players_drill_strokes_are_counted_a_guests_are_not(db_server):
+    """Issue 16: "the player's success count kept (per account, or in the browser for guests)". Two strokes at the
+    stop-shot drill, one meeting its goal: GET /api/account/drills says 2 and 1; a guest's stroke counts for no one."""
+    from test_practice import stop_shot
+
+    port = db_server.port
+    st, h, _ = await jpost(port, "/api/account/register", {"username": "Drill Ann", "password": "correct horse 1"})
+    assert st == 201
+    cookie = h["set-cookie"][0].split(";")[0]
+    st, _, body = await http(port, "GET", "/api/account/drills", headers={"Cookie": cookie})
+    assert st == 200 and json.loads(body) == {"drills": {}}
+    st, _, _ = await http(port, "GET", "/api/account/drills")
+    assert st == 401
+    drill = "pool-9ft-stop-1"
+    good = stop_shot(drill)
+    miss = dict(good, phi_deg=good["phi_deg"] + 40.0)
+    for who, headers in (("me", {"Cookie": cookie, "Origin": f"http://127.0.0.1:{port}"}), ("guest", {})):
+        c = await open_client(db_server, "visitor", additional_headers=headers)
+        await c.send(I.CreateTable(discipline="straight_pool", practice={"drill": drill}))
+        s = await c.expect("seated", seat=0)
+        await c.expect("table_snapshot")
+        await c.expect("seats", v=1)
+        call = {"ball": 1, "pocket": "FR"}
+        await c.send(I.Shot(table=s["table"], token=s["token"], seq=1, stroke=good, call=call))
+        assert (await c.expect("stroke", v=2))["ruling"]["drill"] == {"id": drill, "achieved": True}
+        if who == "me":
+            await c.send(I.Undo(table=s["table"], token=s["token"], seq=2))
+            await c.expect("position", v=3)
+            await c.send(I.Shot(table=s["table"], token=s["token"], seq=3, stroke=miss, call=call))
+            assert (await c.expect("stroke", v=4))["ruling"]["drill"] == {"id": drill, "achieved": False}
+        await c.close()
+    want = {"drills": {drill: {"attempts": 2, "successes": 1}}}
+    for _ in range(50):  # written in the background
+        st, _, body = await http(port, "GET", "/api/account/drills", headers={"Cookie": cookie})
+        if json.loads(body) == want:
+            break
+        await asyncio.sleep(0.1)
+    assert st == 200 and json.loads(body) == want
+    await asyncio.sleep(0.3)  # the guest's stroke wrote nothing (the only row is still the player's two)
+    st, _, body = await http(port, "GET", "/api/account/drills", headers={"Cookie": cookie})
+    assert json.loads(body) == want

@@ -5,8 +5,10 @@
  */
 
 import { aimAngle, placeInHand } from "../aim/contact";
+import { api } from "../api";
 import { Sound, soundSchedule } from "../audio/schedule";
 import type { SoundBoard } from "../audio/sound";
+import { DrillRecord, guestRecords, noteGuestStroke, recordText, withStroke } from "../game/drillrecord";
 import { HistoryEntry, RecordCache, describeEntry, warningOf, warningText } from "../game/history";
 import { Clip, Playback, Shown } from "../game/playback";
 import { TableModel } from "../game/model";
@@ -37,6 +39,8 @@ export interface AppLink {
   /** server time minus local time (s) */
   readonly clockOffset: number;
   readonly playerName: string;
+  /** whether this connection is a logged-in player's (the welcome named an account) */
+  readonly loggedIn: boolean;
   readonly sound: SoundBoard;
 }
 
@@ -128,6 +132,9 @@ export class TableView {
   /** a practice table: the paths of the last preview, for the position of version `v` */
   private previewTrails: { trails: Trail[]; v: number } | null = null;
   /** a practice table: the stroke to set up again once the undo of a retry has brought its position back */
+  /** my record at the practice table's drill (server or browser: game/drillrecord.ts) and the drill it is of */
+  private drillRecord: DrillRecord | null = null;
+  private drillRecordOf: string | null = null;
   /** the cue stroke of the position link this practice table was opened from, set at its first snapshot */
   startCue: { phi_deg: number; V0: number; a: number; b: number; theta_deg: number } | null = null;
   private retry: { stroke: { phi_deg: number; V0: number; a: number; b: number; theta_deg: number }; call: Call; cueBall: Vec2 | null } | null = null;
@@ -441,6 +448,7 @@ export class TableView {
       case "stroke":
         this.catchingUp = false;
         this.remoteAim = null;
+        if (m.type === "stroke") this.countDrillStroke(m.ruling, m.shots);
         if (this.pending && r.stroke.shots.some((s) => s.seat === this.mySeat && s.seq === this.pending!.seq)) this.pending = null;
         if (r.stroke.lag) this.lagSent = false;
         this.playback.push({ kind: "stroke", stroke: r.stroke, v: r.stroke.v });
@@ -977,6 +985,31 @@ export class TableView {
     this.refresh();
   }
 
+  /** My record at drill `id`, once per drill: the server's for a logged-in player, this browser's for a guest. */
+  private loadDrillRecord(id: string): void {
+    if (this.drillRecordOf === id) return;
+    this.drillRecordOf = id;
+    this.drillRecord = null;
+    if (!this.app.loggedIn) {
+      this.drillRecord = guestRecords(localStorage)[id] ?? null;
+      return;
+    }
+    void api<{ drills: Record<string, DrillRecord> }>("GET", "/api/account/drills").then((r) => {
+      if (this.drillRecordOf !== id || !r.ok) return;
+      const got = r.data?.drills?.[id];
+      // strokes counted here meanwhile are in the server's figure already, or on their way: keep the larger
+      if (got && (!this.drillRecord || got.attempts >= this.drillRecord.attempts)) this.drillRecord = { attempts: got.attempts, successes: got.successes };
+      this.refresh();
+    });
+  }
+
+  /** A stroke of mine at this drill's table: one more in my record (a guest's is saved in this browser). */
+  private countDrillStroke(ruling: unknown, shots: { seat: number }[]): void {
+    const d = (ruling as { drill?: { id?: unknown; achieved?: unknown } } | null)?.drill;
+    if (!d || typeof d.id !== "string" || d.id !== this.drillRecordOf || this.mySeat === null || shots[0]?.seat !== this.mySeat) return;
+    this.drillRecord = this.app.loggedIn ? withStroke(this.drillRecord, d.achieved === true) : noteGuestStroke(localStorage, d.id, d.achieved === true);
+  }
+
   /** The link that opens a practice table at the position now (`#/practice/<code>`), or null. */
   practiceLink(): string | null {
     const code = this.model.practice?.code;
@@ -1020,17 +1053,20 @@ export class TableView {
     const link = this.practiceLink();
     const linkIn = h("input", { id: "practice-link", type: "text", readonly: true, value: link ?? "", "aria-label": "Link to this position", placeholder: "(no code for this position)" }) as HTMLInputElement;
     const goal = pr.drill ? h("p", { class: "practice-goal", "data-testid": "practice-goal" }, h("b", {}, String(pr.drill.name)), ": ", String(pr.drill.goal ?? "")) : null;
+    if (pr.drill && seated) this.loadDrillRecord(String(pr.drill.id));
+    const record = pr.drill && seated ? h("p", { class: "hint practice-record", "data-testid": "practice-record" }, recordText(this.drillRecord, !this.app.loggedIn)) : null;
     const liveIn = h("input", { type: "checkbox", id: "practice-live", checked: this.livePreview }) as HTMLInputElement;
     liveIn.addEventListener("change", () => {
       this.livePreview = liveIn.checked;
       if (this.livePreview) this.schedulePreview();
     });
     const live = h("label", { class: "check" }, liveIn, " Live preview (the paths follow the aim)");
-    const key = JSON.stringify([pr, seated, busy, link, this.model.preset.kind, !!this.model.lastStroke]);
+    const key = JSON.stringify([pr, seated, busy, link, this.model.preset.kind, !!this.model.lastStroke, this.drillRecord]);
     if (this.practiceEl.dataset.key === key) return; // unchanged: keep the focus and the selection
     this.practiceEl.dataset.key = key;
     this.practiceEl.replaceChildren(...kids(
       goal ?? h("p", { class: "hint" }, pr.kind === "opening" ? "The opening position." : "A shared position."),
+      record,
       seated
         ? h(
             "div",
