@@ -110,6 +110,7 @@ class App {
     this.nameField.hidden = this.account.account !== null;
     this.lobby?.accountChanged();
     void this.puzzle?.accountChanged();
+    if (this.tournament instanceof TournamentsView) this.tournament.accountChanged();
     this.conn.reconnect();
   }
 
@@ -312,6 +313,7 @@ class App {
     this.account.noteWelcome(w.account?.name ?? null);
     this.nameField.hidden = !!w.account;
     this.lobby?.accountChanged();
+    if (this.tournament instanceof TournamentsView) this.tournament.accountChanged();
     this.caps.reset();
     this.pendingName = null;
     this.heldName = null;

@@ -200,3 +200,22 @@ def test_a_logged_in_player_joins_from_the_page_and_is_seated_by_the_director(br
         assert f"{quin} wins" in P.page.inner_text("[data-testid=tournament-results]")
     finally:
         bot.close()
+
+
+def test_the_form_asks_for_the_arena_length_only_for_an_arena(browser, live_server):
+    """QA: "Arena minutes" showed for a round robin. (The form is a logged-in player's.)"""
+    url = live_server.url
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    r = ctx.request.post(url + "/api/account/register", data={"username": f"Tess{uuid.uuid4().hex[:4]}",
+                                                              "password": PASSWORD}, headers={"Origin": url})
+    assert r.status == 201, r.text()
+    P = ClientPage(ctx.new_page(), url, "Tess")
+    P.page.goto(f"{url}/#/tournaments")
+    P.page.wait_for_selector("[data-testid=tournament-form]")
+    assert P.page.input_value("select[name=format]") == "round_robin"
+    assert not P.page.is_visible("input[name=duration_min]")
+    P.page.select_option("select[name=format]", "arena")
+    assert P.page.is_visible("input[name=duration_min]")
+    P.page.select_option("select[name=format]", "single_elimination")
+    assert not P.page.is_visible("input[name=duration_min]")
+    assert not P.errors, P.errors

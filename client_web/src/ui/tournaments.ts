@@ -72,6 +72,16 @@ export class TournamentsView {
   private timer: ReturnType<typeof setInterval>;
   private stopped = false;
   items: TournamentSummary[] = [];
+  private formSlot!: HTMLElement;
+  private form!: HTMLElement;
+
+  /** Logged in or out (also when the welcome names the account after the page was drawn: a direct link): the form
+   * to create a tournament, or the hint to log in. */
+  accountChanged(): void {
+    const want = this.loggedIn() ? this.form : null;
+    if (want && this.formSlot.firstChild === want) return;
+    this.formSlot.replaceChildren(want ?? h("p", { class: "hint" }, "Log in to create or join a tournament."));
+  }
 
   constructor(readonly loggedIn: () => boolean) {
     this.list = h("tbody", { "data-testid": "tournaments" });
@@ -83,6 +93,11 @@ export class TournamentsView {
     const duration = h("input", { name: "duration_min", type: "number", min: "5", max: "360", value: "30" }) as HTMLInputElement;
     const target = h("input", { name: "target", type: "number", min: "1", max: "200", value: "", placeholder: "default" }) as HTMLInputElement;
     const rated = h("input", { name: "rated", type: "checkbox" }) as HTMLInputElement;
+    let arenaField: HTMLElement | null = null;
+    // the arena's length is asked for an arena only (QA: it showed for a round robin)
+    format.addEventListener("change", () => {
+      if (arenaField) arenaField.hidden = format.value !== "arena";
+    });
     const form = h(
       "form",
       { class: "tournament-form", "data-testid": "tournament-form" },
@@ -91,7 +106,7 @@ export class TournamentsView {
       h("label", { class: "field" }, "Discipline ", disc),
       h("label", { class: "field" }, "Format ", format),
       h("label", { class: "field" }, "Players (max) ", max),
-      h("label", { class: "field" }, "Arena minutes ", duration),
+      (arenaField = h("label", { class: "field", hidden: true }, "Arena minutes ", duration)),
       h("label", { class: "field" }, "Target (14.1 points / carom distance) ", target),
       h("label", { class: "field check" }, rated, " rated"),
       h("button", { type: "submit", class: "button" }, "Create"),
@@ -112,8 +127,10 @@ export class TournamentsView {
       h("h2", {}, "Tournaments"),
       h("div", { class: "live-bar" }, h("label", { class: "field" }, "Show ", filter)),
       h("div", { class: "table-scroll" }, h("table", { class: "tables" }, h("thead", {}, h("tr", {}, h("th", {}, "Name"), h("th", {}, "Discipline"), h("th", {}, "Format"), h("th", {}, "Players"), h("th", {}, "Status"))), this.list)),
-      this.loggedIn() ? form : h("p", { class: "hint" }, "Log in to create or join a tournament."),
+      (this.formSlot = h("div", { class: "tournament-form-slot" })),
     );
+    this.form = form;
+    this.accountChanged();
     this.timer = setInterval(() => void this.poll(filter.value), TOURNAMENT_POLL_MS);
     void this.poll("all");
   }
