@@ -14,7 +14,7 @@ THREE = {"distance": 1, "breaker": 0}  # three-cushion to one point, seat 0 brea
 async def test_a_rated_game_is_recorded_once_and_its_players_see_their_new_ratings(db_server):
     a = await logged_in(db_server.port, "Ann")
     b = await logged_in(db_server.port, "Bob")
-    g = await open_client(db_server, "guest")
+    g = await open_client(db_server, "visitor")
     await a.send(I.CreateTable(discipline="three_cushion", config=THREE, rated=True))
     sa = await a.expect("seated", seat=0)
     tid = sa["table"]
@@ -55,7 +55,7 @@ async def test_a_rated_game_is_recorded_once_and_its_players_see_their_new_ratin
 
 
 async def test_guests_and_the_computer_never_play_rated(db_server):
-    g = await open_client(db_server, "guest")
+    g = await open_client(db_server, "visitor")
     await g.send(I.CreateTable(discipline="three_cushion", config=THREE, rated=True))
     await g.expect("error", code="login_required", field="rated")
     await g.send(I.QuickPlay(discipline="three_cushion", config=THREE, rated=True))
@@ -68,7 +68,7 @@ async def test_guests_and_the_computer_never_play_rated(db_server):
 async def test_rated_quick_play_pairs_logged_in_players(db_server):
     a = await logged_in(db_server.port, "Dee")
     b = await logged_in(db_server.port, "Eve")
-    g = await open_client(db_server, "guest")
+    g = await open_client(db_server, "visitor")
     await g.send(I.QuickPlay(discipline="three_cushion", config=THREE))  # the casual queue is another queue
     await g.expect("quick_play_waiting")
     await a.send(I.QuickPlay(discipline="three_cushion", config=THREE, rated=True))

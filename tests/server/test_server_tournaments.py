@@ -165,7 +165,7 @@ async def test_a_reserved_seat_is_its_players_only(db_server):
 
     await db_server.directors.stop()
     ann, bob = await logged_in(db_server.port, "Ann"), await logged_in(db_server.port, "Bob")
-    guest = await open_client(db_server, "guest")
+    guest = await open_client(db_server, "visitor")
     ids = [ann.welcome["account"]["id"], bob.welcome["account"]["id"]]
     actor = db_server.registry.create_reserved("tour-9-R1-1", "straight_pool", {"target_points": 1}, True, ids,
                                                time.time() + 60, "tour:tour-9-R1-1")
