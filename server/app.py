@@ -308,6 +308,13 @@ def main(args: argparse.Namespace) -> int:
 
 async def run(settings: Settings) -> int:
     server = Server(settings)
+    # the signals first: a SIGTERM while the server starts (migrations, the puzzles' seed; a --workers parent
+    # stopping a worker it has just restarted) waits for the start and drains, instead of killing the process
+    # with the default action (exit status -15, which the parent reported as a failed stop)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
     try:
         await server.start()
     except OSError as exc:  # the port is taken, the address is not this machine's, ...
@@ -316,10 +323,6 @@ async def run(settings: Settings) -> int:
         return 1
     tune_gc()
     print(f"billar serving on http://{settings.host}:{server.port} (WebSocket /ws)", flush=True)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
     await stop.wait()
     await server.stop("restart")
     return 0
