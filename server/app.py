@@ -47,7 +47,7 @@ from server.players.drills import record_drill
 from server.players.queries import PROVISIONAL_RD, rating_of
 from server.players.throttle import RedisLoginThrottle
 from server.registry import Registry
-from server.serve import add_arguments, settings_from_args, tune_gc, worker_argv
+from server.serve import add_arguments, event_loop_factory, settings_from_args, tune_gc, worker_argv
 from server.session import Session
 from server.store import Bus, RedisUnavailable, Store
 from server.table.feed import SPECTATOR
@@ -303,7 +303,8 @@ def main(args: argparse.Namespace) -> int:
         from server.workers import Supervisor
 
         return Supervisor(settings, args.workers, worker_argv(args)).run()
-    return asyncio.run(run(settings))
+    with asyncio.Runner(loop_factory=event_loop_factory(args.loop)) as runner:
+        return runner.run(run(settings))
 
 
 async def run(settings: Settings) -> int:

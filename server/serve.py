@@ -11,7 +11,10 @@ BILLAR_LOG_LEVEL, BILLAR_CLUSTER, BILLAR_REUSE_PORT).
 from __future__ import annotations
 
 import argparse
+import asyncio
 import gc
+import os
+from typing import Callable, Optional
 
 from server.config import Settings, from_env
 
@@ -32,6 +35,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="run N server processes on this port (SO_REUSEPORT) around one Redis (default 1)")
     p.add_argument("--cluster", action="store_true", default=None,
                    help="this process shares REDIS_URL with others (env BILLAR_CLUSTER=1; implied by --workers)")
+    p.add_argument("--loop", choices=LOOPS, default=os.environ.get("BILLAR_LOOP") or "uvloop",
+                   help="the event loop: uvloop (default; env BILLAR_LOOP) or asyncio (the standard library's)")
 
 
 def settings_from_args(args: argparse.Namespace) -> Settings:
@@ -43,9 +48,26 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     )
 
 
+LOOPS = ("uvloop", "asyncio")
+
+
+def event_loop_factory(name: str) -> Optional[Callable[[], asyncio.AbstractEventLoop]]:
+    """The factory of the serving process's event loop (``asyncio.Runner(loop_factory=...)``): uvloop's (libuv
+    under the same asyncio interface: its callbacks, timers, sockets and selector are C, which bench/capacity.py
+    measured as most of a stroke's cost outside the physics and the referee) or, for ``"asyncio"``, None (the
+    standard library's loop). ``ValueError`` for another name."""
+    if name == "uvloop":
+        import uvloop
+
+        return uvloop.new_event_loop
+    if name == "asyncio":
+        return None
+    raise ValueError(f"unknown event loop {name!r} (one of {', '.join(LOOPS)})")
+
+
 def worker_argv(args: argparse.Namespace) -> list:
     """The options each worker gets (host, port and Redis come through the environment, see server/workers.py)."""
-    out = []
+    out = ["--loop", args.loop]
     if args.grace_s is not None:
         out += ["--grace", str(args.grace_s)]
     for o in args.origins or ():

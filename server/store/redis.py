@@ -458,6 +458,12 @@ class Store:
 
     async def lobby_page(self, offset: int, limit: Optional[int]) -> Tuple[List[Dict[str, Any]], int]:
         """(``limit`` live public tables from ``offset``, oldest first; how many there are in all)."""
+        raw, total = await self.lobby_raw(offset, limit)
+        return [msgpack.unpackb(r, raw=False) for _, r in raw], total
+
+    async def lobby_raw(self, offset: int = 0, limit: Optional[int] = None) -> Tuple[List[Tuple[str, bytes]], int]:
+        """As :meth:`lobby_page`, the entries as (table id, msgpack bytes) for a reader that decodes only the
+        entries that changed since its last read (the TV chooser)."""
 
         async def run():
             zk = self.key("lobby")
@@ -468,8 +474,9 @@ class Store:
             _, ids, total = await p.execute()
             if not ids:
                 return [], int(total)
-            raw = await self.redis.mget([self.key("lobby", i.decode()) for i in ids])
-            return [msgpack.unpackb(r, raw=False) for r in raw if r is not None], int(total)
+            tids = [i.decode() for i in ids]
+            raw = await self.redis.mget([self.key("lobby", t) for t in tids])
+            return [(t, r) for t, r in zip(tids, raw) if r is not None], int(total)
 
         return await self._call(run)
 

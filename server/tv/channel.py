@@ -24,6 +24,8 @@ import logging
 import time
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
+import msgpack
+
 from rules.registry import DISCIPLINES
 from server.config import Settings
 from server.store import RedisUnavailable, Store
@@ -35,6 +37,7 @@ ALL = "all"
 CHANNELS: List[str] = [ALL] + sorted(DISCIPLINES)
 FEATURED_TTL_S = 120  # a channel's featured value outlives its chooser this long (then: nothing featured)
 CACHE_S = 1.0  # the read side answers from memory this long
+CHUNK = 500  # lobby entries decoded between two turns of the event loop
 
 
 def _featured_of(raw: Optional[bytes]) -> Optional[Featured]:
@@ -64,6 +67,9 @@ class TvChannels:
         self._task: Optional[asyncio.Task] = None
         self._stop = asyncio.Event()
         self._cache: Dict[Any, Tuple[float, Any]] = {}
+        # the chooser's candidates by table: (the lobby entry's bytes, its candidate or None); an entry whose bytes
+        # have not changed since the last tick is neither decoded nor scored again
+        self._seen: Dict[str, Tuple[bytes, Optional[Candidate]]] = {}
 
     # ----- choosing --------------------------------------------------------------------------
     def start(self) -> None:
@@ -99,17 +105,48 @@ class TvChannels:
         self.held = await self.store.tv_leases(st.node, CHANNELS, int(st.tv_lease_s * 1000))
         if not self.held:
             return {}
-        entries = await self.store.lobby_list()
-        cands = [Candidate.from_entry(e) for e in entries if isinstance(e, dict) and "table" in e]
+        cands = await self._candidates()
         stored = await self.store.tv_featured(self.held)
         now = self.clock()
         out: Dict[str, Featured] = {}
+        by_discipline: Dict[str, List[Candidate]] = {}
+        for c in cands:
+            by_discipline.setdefault(c.discipline, []).append(c)
         for ch in self.held:
-            mine = cands if ch == ALL else [c for c in cands if c.discipline == ch]
+            mine = cands if ch == ALL else by_discipline.get(ch, [])
             out[ch] = choose(_featured_of(stored.get(ch)), mine, now, linger_s=st.tv_linger_s,
                              rematch_s=st.tv_rematch_s)
         await self.store.tv_write(st.node, {ch: json.dumps(f.to_dict()).encode() for ch, f in out.items()},
                                   FEATURED_TTL_S)
+        return out
+
+    async def _candidates(self) -> List[Candidate]:
+        """Every public table as a candidate. Only the entries whose bytes changed since the last tick are decoded
+        (and scored, :attr:`Candidate.tv_score`); the loop is given back every ``CHUNK`` new entries, so that a
+        tick over thousands of tables never holds the event loop for long."""
+        raw, _ = await self.store.lobby_raw()
+        seen, fresh = self._seen, {}
+        out: List[Candidate] = []
+        decoded = 0
+        for tid, data in raw:
+            hit = seen.get(tid)
+            if hit is None or hit[0] != data:
+                c = None
+                try:
+                    e = msgpack.unpackb(data, raw=False)
+                    if isinstance(e, dict) and "table" in e:
+                        c = Candidate.from_entry(e)
+                        c.tv_score  # noqa: B018 - scored now, in this slice of the tick
+                except (ValueError, TypeError, KeyError, msgpack.UnpackException):
+                    log.warning("tv: unreadable lobby entry", extra={"table": tid})
+                hit = (data, c)
+                decoded += 1
+                if decoded % CHUNK == 0:
+                    await asyncio.sleep(0)
+            fresh[tid] = hit
+            if hit[1] is not None:
+                out.append(hit[1])
+        self._seen = fresh
         return out
 
     # ----- reading (the API) -----------------------------------------------------------------

@@ -36,6 +36,7 @@ equally rated games a close one with a run going wins.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
 
 GUEST_RATING = 1500.0
@@ -74,6 +75,17 @@ class Candidate:
     @property
     def pair(self) -> frozenset:
         return frozenset(p for p in self.players if p is not None)
+
+    @cached_property
+    def tv_score(self) -> float:
+        """:func:`score` of this candidate, computed once (a candidate is immutable; the chooser keeps the
+        candidates of unchanged lobby entries from tick to tick)."""
+        return score(self)
+
+    @property
+    def rank_key(self) -> Tuple[float, int, str]:
+        """The order of the ranking: best score first, then more spectators, then the table id."""
+        return (-self.tv_score, -self.spectators, self.table)
 
     @classmethod
     def from_entry(cls, e: Mapping[str, Any]) -> "Candidate":
@@ -131,9 +143,18 @@ def _feature(c: Candidate, now: float, s: float) -> Featured:
 
 def ranked(candidates: Iterable[Candidate]) -> List[Tuple[float, Candidate]]:
     """The live candidates with their scores, best first (ties: more spectators, then the table id)."""
-    out = [(score(c), c) for c in candidates if c.live]
-    out.sort(key=lambda sc: (-sc[0], -sc[1].spectators, sc[1].table))
-    return out
+    live = sorted((c for c in candidates if c.live), key=_rank_key)
+    return [(c.tv_score, c) for c in live]
+
+
+def best(candidates: Iterable[Candidate]) -> Optional[Candidate]:
+    """The first of :func:`ranked` (None without a live candidate), in one pass: a tick looks at every public
+    table, and only the best matters to it."""
+    return min((c for c in candidates if c.live), key=_rank_key, default=None)
+
+
+def _rank_key(c: Candidate) -> Tuple[float, int, str]:
+    return c.rank_key
 
 
 def choose(current: Optional[Featured], candidates: Iterable[Candidate], now: float, *, margin: float = MARGIN,
@@ -141,28 +162,27 @@ def choose(current: Optional[Featured], candidates: Iterable[Candidate], now: fl
     """The channel's featured table after this tick (see the module docstring). ``candidates``: every public table
     of the channel (any status); ``now``: seconds (any clock, the same from tick to tick)."""
     cands = list(candidates)
-    best = ranked(cands)
+    top = best(cands)
     cur = current if current is not None and current.table is not None else None
     if cur is None:
-        return _feature(best[0][1], now, best[0][0]) if best else Featured(since=now)
+        return _feature(top, now, top.tv_score) if top is not None else Featured(since=now)
     mine = next((c for c in cands if c.table == cur.table), None)
     if mine is not None and mine.live and cur.ended_at is None and mine.game == cur.game:
-        s = score(mine)
-        top_s, top = best[0]
-        if top.table != cur.table and top_s > s * (1.0 + margin):
-            return _feature(top, now, top_s)
+        s = mine.tv_score
+        if top.table != cur.table and top.tv_score > s * (1.0 + margin):
+            return _feature(top, now, top.tv_score)
         return replace(cur, score=s)
     # the featured game has ended (or its table started a new game: that is its rematch)
     ended_at = cur.ended_at if cur.ended_at is not None else now
     if now - ended_at <= rematch_s:
         if mine is not None and mine.live:  # a new game at the same table
-            return _feature(mine, now, score(mine))
+            return _feature(mine, now, mine.tv_score)
         pair = frozenset(cur.players)
-        rematches = [(s, c) for s, c in best if len(pair) == 2 and c.pair == pair]
-        if rematches:
-            return _feature(rematches[0][1], now, rematches[0][0])
-    if best and now - ended_at >= linger_s:
-        return _feature(best[0][1], now, best[0][0])
-    if mine is None and (not best or now - ended_at >= linger_s):
+        rematch = best(c for c in cands if len(pair) == 2 and c.pair == pair)
+        if rematch is not None:
+            return _feature(rematch, now, rematch.tv_score)
+    if top is not None and now - ended_at >= linger_s:
+        return _feature(top, now, top.tv_score)
+    if mine is None and (top is None or now - ended_at >= linger_s):
         return Featured(since=now)
     return replace(cur, ended_at=ended_at, score=0.0)

@@ -134,3 +134,50 @@ def test_a_practice_table_is_never_featured_nor_live():
     assert pick(None, [c]).table is None
     assert pick(None, [c, game("g")]).table == "g"
     assert Candidate.from_entry({**e, "practice": "yes"}).practice is False  # only a true bool marks it
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(1000, 2200), st.integers(0, 30), st.integers(0, 30), st.integers(0, 6),
+                          st.integers(0, 3), st.sampled_from(["playing", "paused", "over", "waiting"])),
+                max_size=25))
+def test_best_is_the_first_of_the_ranking(rows):
+    """``best`` (one pass, what a tick uses) is ``ranked(...)[0]`` (the sorted ranking the live-games API shows)."""
+    from server.tv.choice import best, ranked
+
+    cands = [game(f"t{i:02d}", ratings=(r, r), scores=(a, b), run=run, spectators=sp, status=status)
+             for i, (r, a, b, run, sp, status) in enumerate(rows)]
+    order = ranked(cands)
+    top = best(cands)
+    assert (top is None) == (not order)
+    if order:
+        assert top is order[0][1] and order[0][0] == score(top) == top.tv_score
+        assert [s for s, _ in order] == sorted((s for s, _ in order), reverse=True)
+
+
+async def test_the_chooser_decodes_only_the_lobby_entries_that_changed():
+    """TvChannels._candidates: an entry whose bytes are unchanged keeps its candidate (not decoded or scored
+    again), a changed one is read anew, a table gone is forgotten, an unreadable entry is left out."""
+    import msgpack
+
+    from server.tv.channel import TvChannels
+
+    def entry(table, scores):
+        return msgpack.packb({"table": table, "discipline": "three_cushion", "seats": ["ann", "bob"],
+                              "scores": scores, "status": "playing"})
+
+    class Store:
+        raw = []
+
+        async def lobby_raw(self, offset=0, limit=None):
+            return list(self.raw), len(self.raw)
+
+    store = Store()
+    tv = TvChannels(settings=None, store=store)
+    store.raw = [("a", entry("a", [1, 0])), ("b", entry("b", [2, 2])), ("bad", b"\xc1"), ("c", b"\x93\x01\x02\x03")]
+    first = await tv._candidates()
+    assert [c.table for c in first] == ["a", "b"] and first[0].scores == (1, 0)
+    store.raw = [("a", entry("a", [1, 0])), ("b", entry("b", [3, 2]))]
+    second = await tv._candidates()
+    assert second[0] is first[0]  # unchanged bytes: the same candidate, its score kept
+    assert second[1] is not first[1] and second[1].scores == (3, 2)
+    assert set(tv._seen) == {"a", "b"}  # the unreadable entries and the tables gone are forgotten
