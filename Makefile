@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 PIP := $(PY) -m pip
 STAMP := $(VENV)/.stamp-install
 BUILT := $(VENV)/.stamp-build
-CORE_SRC := $(wildcard physics/*.pyx physics/*.pxd rules/*.py rules/*.pxd rules/*/*.py rules/*/*.pxd) setup.py
+CORE_SRC := $(wildcard physics/*.pyx physics/*.pxd rules/*.py rules/*.pxd rules/*/*.py rules/*/*.pxd) protocol/eventlog.py protocol/motion.py setup.py
 # make run PORT=9000 (or BILLAR_HOST / BILLAR_PORT in the environment)
 HOST ?= $(or $(BILLAR_HOST),127.0.0.1)
 PORT ?= $(or $(BILLAR_PORT),8765)
@@ -68,7 +68,7 @@ $(PT_VENV)/.stamp: bench/pooltool-requirements.txt
 
 clean:
 	rm -rf build *.egg-info
-	find physics rules -name '*.so' -delete -o -name '*.c' -delete
+	find physics rules protocol -name '*.so' -delete -o -name '*.c' -delete
 	rm -f $(BUILT)
 
 # ----- browser client (client_web/: TypeScript + Vite) -------------------------------------------

@@ -27,6 +27,9 @@ GCC_ONLY = {
 PHYSICS_GCC = ["-fno-math-errno", "-ffp-contract=off"]
 
 
+PROTOCOL_COMPILED = ["protocol/eventlog.py", "protocol/motion.py"]
+
+
 def _gcc() -> bool:
     cc = os.environ.get("CC") or sysconfig.get_config_var("CC") or ""
     return "gcc" in cc and "clang" not in cc
@@ -49,9 +52,21 @@ def extensions():
         if os.path.basename(path) == "__init__.py":
             continue
         exts.append(Extension(_module(path), [path], extra_compile_args=["-O2"]))
-    return cythonize(
+    rules = cythonize(
         exts,
         compiler_directives={"language_level": "3", "embedsignature": True},
+        quiet=True,
+    )
+    # the wire format's numeric modules (the stroke's event log and its reference motion): compiled as they are,
+    # with Python's semantics kept exactly (no annotation typing: a float-annotated name may still hold an int,
+    # which msgpack writes differently; no contraction or errno-free libm: the same bits as the interpreter,
+    # which the clients and tests/protocol check). The other protocol modules stay plain Python.
+    wire = [Extension(_module(path), [path], extra_compile_args=["-O2"] + (["-ffp-contract=off"] if gcc else []))
+            for path in PROTOCOL_COMPILED]
+    return rules + cythonize(
+        wire,
+        compiler_directives={"language_level": "3", "embedsignature": True, "annotation_typing": False,
+                             "infer_types": False, "cdivision": False},
         quiet=True,
     )
 
