@@ -47,7 +47,7 @@ from server.players.drills import record_drill
 from server.players.queries import PROVISIONAL_RD, rating_of
 from server.players.throttle import RedisLoginThrottle
 from server.registry import Registry
-from server.serve import add_arguments, event_loop_factory, settings_from_args, tune_gc, worker_argv
+from server.serve import add_arguments, settings_from_args, tune_gc, worker_argv
 from server.session import Session
 from server.store import Bus, RedisUnavailable, Store
 from server.table.feed import SPECTATOR
@@ -303,8 +303,7 @@ def main(args: argparse.Namespace) -> int:
         from server.workers import Supervisor
 
         return Supervisor(settings, args.workers, worker_argv(args)).run()
-    with asyncio.Runner(loop_factory=event_loop_factory(args.loop)) as runner:
-        return runner.run(run(settings))
+    return asyncio.run(run(settings))
 
 
 async def run(settings: Settings) -> int:
@@ -322,8 +321,9 @@ async def run(settings: Settings) -> int:
         print(f"billar: cannot listen on {settings.host}:{settings.port}: {exc.strerror or exc}", file=sys.stderr, flush=True)
         await server.stop("shutdown")
         return 1
-    tune_gc()
+    gc_policy = tune_gc()
     print(f"billar serving on http://{settings.host}:{server.port} (WebSocket /ws)", flush=True)
     await stop.wait()
+    gc_policy.uninstall()
     await server.stop("restart")
     return 0

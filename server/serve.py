@@ -13,8 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
-import os
-from typing import Callable, Optional
+from typing import Optional
 
 from server.config import Settings, from_env
 
@@ -35,8 +34,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="run N server processes on this port (SO_REUSEPORT) around one Redis (default 1)")
     p.add_argument("--cluster", action="store_true", default=None,
                    help="this process shares REDIS_URL with others (env BILLAR_CLUSTER=1; implied by --workers)")
-    p.add_argument("--loop", choices=LOOPS, default=os.environ.get("BILLAR_LOOP") or "uvloop",
-                   help="the event loop: uvloop (default; env BILLAR_LOOP) or asyncio (the standard library's)")
 
 
 def settings_from_args(args: argparse.Namespace) -> Settings:
@@ -48,26 +45,9 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     )
 
 
-LOOPS = ("uvloop", "asyncio")
-
-
-def event_loop_factory(name: str) -> Optional[Callable[[], asyncio.AbstractEventLoop]]:
-    """The factory of the serving process's event loop (``asyncio.Runner(loop_factory=...)``): uvloop's (libuv
-    under the same asyncio interface: its callbacks, timers, sockets and selector are C, which bench/capacity.py
-    measured as most of a stroke's cost outside the physics and the referee) or, for ``"asyncio"``, None (the
-    standard library's loop). ``ValueError`` for another name."""
-    if name == "uvloop":
-        import uvloop
-
-        return uvloop.new_event_loop
-    if name == "asyncio":
-        return None
-    raise ValueError(f"unknown event loop {name!r} (one of {', '.join(LOOPS)})")
-
-
 def worker_argv(args: argparse.Namespace) -> list:
     """The options each worker gets (host, port and Redis come through the environment, see server/workers.py)."""
-    out = ["--loop", args.loop]
+    out = []
     if args.grace_s is not None:
         out += ["--grace", str(args.grace_s)]
     for o in args.origins or ():
@@ -79,19 +59,72 @@ def worker_argv(args: argparse.Namespace) -> list:
     return out
 
 
-GC_THRESHOLDS = (100_000, 50, 100)
-"""Garbage-collector thresholds of a serving process (CPython's default is (700, 10, 10)).
+GC_THRESHOLDS = (10_000, 10, 10)
+"""Garbage-collector thresholds of a serving process (CPython's default is (700, 10, 10)); with
+:class:`GcPolicy` only the young generation is ever scanned between full collections."""
 
-With thousands of connections a full collection walks millions of live objects and stops the
-event loop for hundreds of milliseconds: bench/capacity.py measured the p99 shot-to-broadcast
-latency at 1,000 tables (4,000 connections) fall from 540-620 ms to 44 ms with these
-thresholds (and from about 100 ms with no collector at all, the remaining stalls being others).
-Reference cycles are still collected, only less often."""
+GC_FULL_EVERY_S = 600.0
+"""Seconds between the full collections of a serving process (:class:`GcPolicy`)."""
 
 
-def tune_gc() -> None:
-    """Move what exists after start-up out of the collector's sight (``gc.freeze``) and make
-    collections rarer (:data:`GC_THRESHOLDS`)."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
+class GcPolicy:
+    """How a serving process collects garbage: young objects only, survivors out of sight, a full collection
+    every ``full_every_s``.
+
+    With thousands of connections CPython's generational collector stops the event loop for as long as it
+    walks its generations: bench/capacity.py measured, at 3,000 tables (12,000 connections), young
+    collections of 100,000 objects at 55 ms each every 2-4 s under thresholds (100000, 50, 100), and middle
+    ones of 170 ms; every such pause delays the strokes that arrive meanwhile (the p99 shot-to-broadcast
+    latency went from 12 ms to 160-290 ms). Here:
+
+    - at start-up, everything that exists is moved to the permanent generation (``gc.freeze``);
+    - a young collection runs every ``GC_THRESHOLDS[0]`` net allocations (a few ms), collecting the
+      short-lived cycles (exceptions and their tracebacks, futures, coroutines);
+    - after every collection its survivors are frozen too, so that no collection walks them again;
+    - every ``full_every_s`` everything is unfrozen and collected once (the cycles among objects that
+      lived long, such as a closed connection's, are freed then), and what survives is frozen again.
+
+    So the loop pauses a few milliseconds often and once, longer, every ``full_every_s``.
+    """
+
+    def __init__(self, full_every_s: float = GC_FULL_EVERY_S, thresholds: tuple = GC_THRESHOLDS):
+        self.full_every_s, self.thresholds = full_every_s, thresholds
+        self._timer: Optional[asyncio.TimerHandle] = None
+        self.full_collections = 0
+
+    def install(self) -> None:
+        """Collect and freeze what exists, set the thresholds, hook the collections and start the full ones' timer
+        (in the running loop). Undone by :meth:`uninstall`."""
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(*self.thresholds)
+        if self._after not in gc.callbacks:
+            gc.callbacks.append(self._after)
+        if self.full_every_s > 0:
+            self._timer = asyncio.get_running_loop().call_later(self.full_every_s, self._full)
+
+    def uninstall(self) -> None:
+        if self._after in gc.callbacks:
+            gc.callbacks.remove(self._after)
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    @staticmethod
+    def _after(phase: str, info: dict) -> None:
+        if phase == "stop":  # the collection is over: its survivors (and what is older) out of the collector's sight
+            gc.freeze()
+
+    def _full(self) -> None:
+        self.full_collections += 1
+        gc.unfreeze()
+        gc.collect()  # its own callback freezes the survivors
+        gc.freeze()
+        self._timer = asyncio.get_running_loop().call_later(self.full_every_s, self._full)
+
+
+def tune_gc(full_every_s: float = GC_FULL_EVERY_S) -> GcPolicy:
+    """Install the serving process's :class:`GcPolicy` (in the running loop) and return it."""
+    policy = GcPolicy(full_every_s)
+    policy.install()
+    return policy

@@ -475,7 +475,8 @@ class Store:
             if not ids:
                 return [], int(total)
             tids = [i.decode() for i in ids]
-            raw = await self.redis.mget([self.key("lobby", t) for t in tids])
+            pre = self.key("lobby", "")  # key("lobby", t) for thousands of t
+            raw = await self.redis.mget([pre + t for t in tids])
             return [(t, r) for t, r in zip(tids, raw) if r is not None], int(total)
 
         return await self._call(run)

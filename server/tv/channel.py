@@ -37,7 +37,7 @@ ALL = "all"
 CHANNELS: List[str] = [ALL] + sorted(DISCIPLINES)
 FEATURED_TTL_S = 120  # a channel's featured value outlives its chooser this long (then: nothing featured)
 CACHE_S = 1.0  # the read side answers from memory this long
-CHUNK = 500  # lobby entries decoded between two turns of the event loop
+CHUNK = 250  # lobby entries decoded (4 x CHUNK looked at) between two turns of the event loop
 
 
 def _featured_of(raw: Optional[bytes]) -> Optional[Featured]:
@@ -116,19 +116,23 @@ class TvChannels:
             mine = cands if ch == ALL else by_discipline.get(ch, [])
             out[ch] = choose(_featured_of(stored.get(ch)), mine, now, linger_s=st.tv_linger_s,
                              rematch_s=st.tv_rematch_s)
+            if len(mine) > CHUNK:
+                await asyncio.sleep(0)  # one channel's choice at a time: the loop is not held for all of them
         await self.store.tv_write(st.node, {ch: json.dumps(f.to_dict()).encode() for ch, f in out.items()},
                                   FEATURED_TTL_S)
         return out
 
     async def _candidates(self) -> List[Candidate]:
         """Every public table as a candidate. Only the entries whose bytes changed since the last tick are decoded
-        (and scored, :attr:`Candidate.tv_score`); the loop is given back every ``CHUNK`` new entries, so that a
+        (and scored, :attr:`Candidate.tv_score`); the loop is given back every ``CHUNK`` new entries and every ``4 * CHUNK`` entries, so that a
         tick over thousands of tables never holds the event loop for long."""
         raw, _ = await self.store.lobby_raw()
         seen, fresh = self._seen, {}
         out: List[Candidate] = []
         decoded = 0
-        for tid, data in raw:
+        for i, (tid, data) in enumerate(raw, 1):
+            if i % (4 * CHUNK) == 0:
+                await asyncio.sleep(0)
             hit = seen.get(tid)
             if hit is None or hit[0] != data:
                 c = None
@@ -136,7 +140,7 @@ class TvChannels:
                     e = msgpack.unpackb(data, raw=False)
                     if isinstance(e, dict) and "table" in e:
                         c = Candidate.from_entry(e)
-                        c.tv_score  # noqa: B018 - scored now, in this slice of the tick
+                        c.rank_key  # noqa: B018 - scored (and ranked) now, in this slice of the tick
                 except (ValueError, TypeError, KeyError, msgpack.UnpackException):
                     log.warning("tv: unreadable lobby entry", extra={"table": tid})
                 hit = (data, c)

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from operator import attrgetter
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
 
 GUEST_RATING = 1500.0
@@ -67,7 +68,7 @@ class Candidate:
     #: a practice table (a student and a coach): never a game to feature or list
     practice: bool = False
 
-    @property
+    @cached_property
     def live(self) -> bool:
         return (not self.practice and self.status in LIVE and self.players[0] is not None
                 and self.players[1] is not None)
@@ -82,7 +83,7 @@ class Candidate:
         candidates of unchanged lobby entries from tick to tick)."""
         return score(self)
 
-    @property
+    @cached_property
     def rank_key(self) -> Tuple[float, int, str]:
         """The order of the ranking: best score first, then more spectators, then the table id."""
         return (-self.tv_score, -self.spectators, self.table)
@@ -153,8 +154,7 @@ def best(candidates: Iterable[Candidate]) -> Optional[Candidate]:
     return min((c for c in candidates if c.live), key=_rank_key, default=None)
 
 
-def _rank_key(c: Candidate) -> Tuple[float, int, str]:
-    return c.rank_key
+_rank_key = attrgetter("rank_key")
 
 
 def choose(current: Optional[Featured], candidates: Iterable[Candidate], now: float, *, margin: float = MARGIN,

@@ -38,19 +38,41 @@ def test_lean_generator_step_and_server_back_to_empty(tmp_path):
         stop_server(server, data_dir=str(tmp_path / "redis"))
 
 
-def test_serving_process_collects_garbage_rarely():
+async def test_serving_process_collects_young_objects_only_and_all_of_them_now_and_then():
+    """server/serve.py GcPolicy: what exists at start-up is frozen; after a young collection its survivors are frozen
+    too (no later collection walks them); a cycle of frozen objects that became garbage is freed by the next full
+    collection (here every 0.2 s); uninstall unhooks it."""
+    import asyncio
     import gc
+    import weakref
 
-    from server.serve import GC_THRESHOLDS, tune_gc
+    from server.serve import GC_THRESHOLDS, GcPolicy
+
+    class Node:
+        pass
 
     before = gc.get_threshold()
+    policy = GcPolicy(full_every_s=0.2)
     try:
-        tune_gc()
-        assert gc.get_threshold() == GC_THRESHOLDS and GC_THRESHOLDS[0] > 100 * before[0] // 10
-        assert gc.get_freeze_count() > 0  # start-up objects moved out of the collector's sight
+        policy.install()
+        assert gc.get_threshold() == GC_THRESHOLDS and gc.get_freeze_count() > 0
+        a, b = Node(), Node()
+        a.other, b.other = b, a  # a reference cycle: only the collector frees it
+        gone = weakref.ref(a)
+        frozen = gc.get_freeze_count()
+        gc.collect(0)  # a young collection: a and b survive it (still referenced) and are frozen
+        assert gc.get_count()[0] == 0 and gc.get_freeze_count() > frozen
+        assert not any(o is a for o in gc.get_objects())  # out of every generation the collector walks
+        del a, b
+        gc.collect(0)
+        assert gone() is not None  # frozen: a young collection does not see the dead cycle
+        await asyncio.sleep(0.5)
+        assert policy.full_collections >= 1 and gone() is None  # the full collection freed it
     finally:
+        policy.uninstall()
         gc.unfreeze()
         gc.set_threshold(*before)
+    assert policy._after not in gc.callbacks
 
 
 def test_generators_for_the_fd_limit():
