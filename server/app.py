@@ -321,7 +321,7 @@ async def run(settings: Settings) -> int:
         print(f"billar: cannot listen on {settings.host}:{settings.port}: {exc.strerror or exc}", file=sys.stderr, flush=True)
         await server.stop("shutdown")
         return 1
-    gc_policy = tune_gc()
+    gc_policy = tune_gc(settings.gc_full_growth)
     print(f"billar serving on http://{settings.host}:{server.port} (WebSocket /ws)", flush=True)
     await stop.wait()
     gc_policy.uninstall()

@@ -23,6 +23,9 @@ BILLAR_MAX_TABLES_PER_ADDRESS  open tables made from one        100 (0: no limit
                          client address in one process
 BILLAR_PUZZLE_MINING     0: finished games are not mined     1
                          for puzzles (server/puzzles/)
+BILLAR_GC_FULL_GROWTH    growth of the long-lived objects    0.25 (0: never)
+                         that starts a full garbage
+                         collection (server/serve.py)
 =======================  ==================================  =================
 """
 
@@ -93,6 +96,7 @@ class Settings:
     drain_timeout_s: float = 10.0  # SIGTERM: time allowed for the other processes to adopt the tables
     creation_ttl_s: int = 24 * 3600  # a creation id finds its table again for this long
     # TV (server/tv/): the featured live game of each discipline
+    gc_full_growth: float = 0.25  # a full garbage collection when the long-lived objects grew by this (server/serve.py)
     tv_tick_s: float = 1.0  # the featured tables are chosen this often (by the process holding each channel's lease)
     tv_lease_s: float = 3.0  # a TV channel's choosing lease expires this long after its last renewal
     tv_linger_s: float = 6.0  # an ended featured game stays on screen this long unless its rematch starts
@@ -141,6 +145,7 @@ def from_env(env: Optional[Mapping[str, str]] = None, **overrides) -> Settings:
         reuse_port=env.get("BILLAR_REUSE_PORT", "") in ("1", "true", "yes"),
         max_tables_per_address=int(_env_float(env, "BILLAR_MAX_TABLES_PER_ADDRESS", s.max_tables_per_address)),
         puzzle_mining=env.get("BILLAR_PUZZLE_MINING", "1") not in ("0", "false", "no"),
+        gc_full_growth=_env_float(env, "BILLAR_GC_FULL_GROWTH", s.gc_full_growth),
     )
     kw.update({k: v for k, v in overrides.items() if v is not None})
     out = s.replace(**kw)
@@ -148,4 +153,6 @@ def from_env(env: Optional[Mapping[str, str]] = None, **overrides) -> Settings:
         raise ValueError(f"port: must be in [0, 65535], got {out.port}")
     if out.grace_s < 0:
         raise ValueError(f"grace_s: must be >= 0, got {out.grace_s}")
+    if not out.gc_full_growth >= 0:
+        raise ValueError(f"gc_full_growth: must be >= 0, got {out.gc_full_growth}")
     return out

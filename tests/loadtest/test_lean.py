@@ -41,7 +41,8 @@ def test_lean_generator_step_and_server_back_to_empty(tmp_path):
 async def test_serving_process_collects_young_objects_only_and_all_of_them_now_and_then():
     """server/serve.py GcPolicy: what exists at start-up is frozen; after a young collection its survivors are frozen
     too (no later collection walks them); a cycle of frozen objects that became garbage is freed by the next full
-    collection (here every 0.2 s); uninstall unhooks it."""
+    collection, which comes once the frozen objects have grown by the given share (checked here every 0.1 s);
+    uninstall unhooks it."""
     import asyncio
     import gc
     import weakref
@@ -52,7 +53,7 @@ async def test_serving_process_collects_young_objects_only_and_all_of_them_now_a
         pass
 
     before = gc.get_threshold()
-    policy = GcPolicy(full_every_s=0.2)
+    policy = GcPolicy(growth=0.25, check_every_s=0.1)
     try:
         policy.install()
         assert gc.get_threshold() == GC_THRESHOLDS and gc.get_freeze_count() > 0
@@ -66,8 +67,13 @@ async def test_serving_process_collects_young_objects_only_and_all_of_them_now_a
         del a, b
         gc.collect(0)
         assert gone() is not None  # frozen: a young collection does not see the dead cycle
-        await asyncio.sleep(0.5)
-        assert policy.full_collections >= 1 and gone() is None  # the full collection freed it
+        await asyncio.sleep(0.3)
+        assert policy.full_collections == 0 and gone() is not None  # no growth: no full collection
+        keep = [[i] for i in range(policy.baseline // 3)]  # the long-lived objects grow by a third
+        gc.collect(0)
+        await asyncio.sleep(0.3)
+        assert policy.full_collections == 1 and gone() is None  # the full collection freed the cycle
+        assert policy.baseline >= gc.get_freeze_count() - 1000 and len(keep) > 0
     finally:
         policy.uninstall()
         gc.unfreeze()

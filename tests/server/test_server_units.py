@@ -64,3 +64,7 @@ def test_settings_from_environment_and_overrides():
         from_env({"BILLAR_PORT": "eighty"})
     with pytest.raises(ValueError, match="port"):
         from_env({}, port=70000)
+    assert from_env({}).gc_full_growth == 0.25 and from_env({"BILLAR_GC_FULL_GROWTH": "0"}).gc_full_growth == 0.0
+    for bad in ("-1", "nan"):
+        with pytest.raises(ValueError, match="gc_full_growth|BILLAR_GC_FULL_GROWTH"):
+            from_env({"BILLAR_GC_FULL_GROWTH": bad})
