@@ -41,8 +41,8 @@ def test_lean_generator_step_and_server_back_to_empty(tmp_path):
 async def test_serving_process_collects_young_objects_only_and_all_of_them_now_and_then():
     """server/serve.py GcPolicy: what exists at start-up is frozen; after a young collection its survivors are frozen
     too (no later collection walks them); a cycle of frozen objects that became garbage is freed by the next full
-    collection, which comes once the frozen objects have grown by the given share (checked here every 0.1 s);
-    uninstall unhooks it."""
+    collection, which comes once the frozen objects have grown by the given share (checked here every 0.1 s),
+    but not sooner than the minimum interval after the last one; uninstall unhooks it."""
     import asyncio
     import gc
     import weakref
@@ -53,7 +53,7 @@ async def test_serving_process_collects_young_objects_only_and_all_of_them_now_a
         pass
 
     before = gc.get_threshold()
-    policy = GcPolicy(growth=0.25, check_every_s=0.1)
+    policy = GcPolicy(growth=0.25, check_every_s=0.1, min_interval_s=0.0)
     try:
         policy.install()
         assert gc.get_threshold() == GC_THRESHOLDS and gc.get_freeze_count() > 0
@@ -74,6 +74,11 @@ async def test_serving_process_collects_young_objects_only_and_all_of_them_now_a
         await asyncio.sleep(0.3)
         assert policy.full_collections == 1 and gone() is None  # the full collection freed the cycle
         assert policy.baseline >= gc.get_freeze_count() - 1000 and len(keep) > 0
+        policy.min_interval_s = 60.0
+        more = [[i] for i in range(policy.baseline // 2)]
+        gc.collect(0)
+        await asyncio.sleep(0.3)
+        assert policy.full_collections == 1 and len(more) > 0  # grown, but the last full collection was just now
     finally:
         policy.uninstall()
         gc.unfreeze()
