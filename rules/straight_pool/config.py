@@ -119,7 +119,7 @@ def normalize_config(config: Optional[Mapping]) -> Dict[str, object]:
         if k == "table":
             if v in TABLE_PRESETS.values():
                 v = [n for n, p in TABLE_PRESETS.items() if p == v][0]
-            if v not in TABLE_PRESETS:
+            if not isinstance(v, str) or v not in TABLE_PRESETS:  # a dict or list is no preset (and not hashable)
                 raise ValueError(f"table: expected one of {sorted(TABLE_PRESETS)}, got {v!r}")
         elif k == "target_points":
             v = _check_target(v)

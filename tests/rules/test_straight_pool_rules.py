@@ -148,6 +148,9 @@ def test_configuration_defaults_and_bad_values():
         with pytest.raises(ValueError) as e:
             new_game("straight_pool", {k: v})
         assert str(e.value).startswith(f"{k}:"), e.value
+    for v in ({"name": "8ft"}, ["8ft"], 8):  # unhashable or not a name (the fuzzer's seed 182456685 sent a map)
+        with pytest.raises(ValueError, match="^table: expected one of"):
+            new_game("straight_pool", {"table": v})
     # each extension buys a fresh period: at most CLOCK_EXTENSIONS_MAX (10), no endless stalling
     assert new_game("straight_pool", {"shot_clock": {"limit_s": 30, "extensions": 10}}).config["shot_clock"]["extensions"] == 10
     with pytest.raises(ValueError, match=r"shot_clock: extensions must be an integer in \[0, 10\], got 1000000"):
