@@ -23,7 +23,7 @@ BILLAR_MAX_TABLES_PER_ADDRESS  open tables made from one        100 (0: no limit
                          client address in one process
 BILLAR_PUZZLE_MINING     0: finished games are not mined     1
                          for puzzles (server/puzzles/)
-BILLAR_GC_FULL_GROWTH    growth of the long-lived objects    0.25 (0: never)
+BILLAR_GC_FULL_GROWTH    growth of the resident memory       0.25 (0: never)
                          that starts a full garbage
                          collection (server/serve.py)
 =======================  ==================================  =================
@@ -95,8 +95,8 @@ class Settings:
     orphan_scan_s: float = 1.0  # tables with an expired or released lease looked for this often
     drain_timeout_s: float = 10.0  # SIGTERM: time allowed for the other processes to adopt the tables
     creation_ttl_s: int = 24 * 3600  # a creation id finds its table again for this long
+    gc_full_growth: float = 0.25  # a full garbage collection once the resident memory grew by this share (server/serve.py)
     # TV (server/tv/): the featured live game of each discipline
-    gc_full_growth: float = 0.25  # a full garbage collection when the long-lived objects grew by this (server/serve.py)
     tv_tick_s: float = 1.0  # the featured tables are chosen this often (by the process holding each channel's lease)
     tv_lease_s: float = 3.0  # a TV channel's choosing lease expires this long after its last renewal
     tv_linger_s: float = 6.0  # an ended featured game stays on screen this long unless its rematch starts

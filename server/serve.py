@@ -65,6 +65,7 @@ GC_THRESHOLDS = (2_000, 10, 10)
 """Garbage-collector thresholds of a serving process (CPython's default is (700, 10, 10)); with
 :class:`GcPolicy` only the young generation is ever scanned between full collections."""
 
+
 def resident_bytes() -> int:
     """This process's resident memory in bytes (Linux: /proc/self/statm; elsewhere the peak, ``ru_maxrss``)."""
     try:
@@ -78,7 +79,7 @@ def resident_bytes() -> int:
 
 class GcPolicy:
     """How a serving process collects garbage: young objects only, survivors out of sight, everything again when
-    what is out of sight has grown by a quarter.
+    the process's memory has grown by a quarter, at most once every ten minutes.
 
     With thousands of connections CPython's generational collector stops the event loop for as long as it
     walks its generations: bench/capacity.py measured, at 3,000 tables (12,000 connections), young

@@ -124,8 +124,8 @@ class TvChannels:
 
     async def _candidates(self) -> List[Candidate]:
         """Every public table as a candidate. Only the entries whose bytes changed since the last tick are decoded
-        (and scored, :attr:`Candidate.tv_score`); the loop is given back every ``CHUNK`` new entries and every ``4 * CHUNK`` entries, so that a
-        tick over thousands of tables never holds the event loop for long."""
+        (and scored, :attr:`Candidate.tv_score`); the loop is given back every ``CHUNK`` new entries and every
+        ``4 * CHUNK`` entries, so that a tick over thousands of tables never holds the event loop for long."""
         raw, _ = await self.store.lobby_raw()
         seen, fresh = self._seen, {}
         out: List[Candidate] = []
