@@ -241,6 +241,15 @@ class ClientPage:
 
         self.page.click(f"button[data-decision='{name}'][data-arg='{json.dumps(arg)}']")
 
+    def resign(self) -> None:
+        """Resign as a person would: accept the confirmation, press the Resign in front of them
+        (the decision dialog's while one waits, otherwise the side panel's)."""
+        self.page.once("dialog", lambda d: d.accept())
+        if self.page.query_selector("dialog.decision-dialog[open]"):
+            self.page.click("dialog.decision-dialog[open] [data-testid=dialog-resign]")
+        else:
+            self.page.click("#resign-btn")
+
     # ----- canvas pixels ---------------------------------------------------------------------
     def ball_on_screen(self, ball: int) -> Optional[Dict[str, float]]:
         return self.page.evaluate("id => window.billar.table.ballOnScreen(id)", ball)

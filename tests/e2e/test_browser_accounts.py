@@ -172,12 +172,12 @@ def test_register_log_out_and_in_with_the_errors_shown(browser, live_server, art
     Q = new_page(browser, live_server, "guest2")
     Q.open()
     account_form(Q, "register", name.upper(), PASSWORD)
-    Q.page.wait_for_function("() => document.querySelector('[data-testid=account-error]').textContent !== ''")
+    Q.page.wait_for_function("() => (document.querySelector('[data-testid=account-error]')?.textContent ?? '') !== ''")
     assert "taken" in Q.page.inner_text("[data-testid=account-error]")
     Q.page.fill("#acc-username", unique("Ok"))
     Q.page.fill("#acc-password", "short")
     Q.page.click("#acc-submit")
-    Q.page.wait_for_function("() => /too weak/.test(document.querySelector('[data-testid=account-error]').textContent)")
+    Q.page.wait_for_function("() => /too weak/.test((document.querySelector('[data-testid=account-error]')?.textContent ?? ''))")
     assert "at least 8 characters" in Q.page.inner_text("[data-testid=account-error]")
     shot(Q, artifacts, "accounts-weak-password.png")
     Q.page.click("#acc-cancel")
@@ -188,7 +188,7 @@ def test_register_log_out_and_in_with_the_errors_shown(browser, live_server, art
     assert P.page.is_disabled("#rated")
     # a wrong password is refused in words, the right one logs in
     account_form(P, "login", name, "not the password")
-    P.page.wait_for_function("() => document.querySelector('[data-testid=account-error]').textContent !== ''")
+    P.page.wait_for_function("() => (document.querySelector('[data-testid=account-error]')?.textContent ?? '') !== ''")
     assert P.page.inner_text("[data-testid=account-error]") == "Wrong username or password."
     shot(P, artifacts, "accounts-wrong-password.png")
     P.page.fill("#acc-password", PASSWORD)
@@ -207,7 +207,7 @@ def test_register_log_out_and_in_with_the_errors_shown(browser, live_server, art
         status=429, content_type="application/json",
         body=json.dumps({"error": {"code": "too_many_attempts", "message": "too many failed logins from this address"}})))
     account_form(P, "login", name, PASSWORD)
-    P.page.wait_for_function("() => document.querySelector('[data-testid=account-error]').textContent !== ''")
+    P.page.wait_for_function("() => (document.querySelector('[data-testid=account-error]')?.textContent ?? '') !== ''")
     assert P.page.inner_text("[data-testid=account-error]").startswith("Too many attempts")
     assert not P.errors and not Q.errors, (P.errors, Q.errors)
 
@@ -282,7 +282,7 @@ def test_a_rated_game_between_two_browsers_and_the_profiles(browser, live_server
     A.page.click(f"[data-testid=recent-games] [data-testid=game-opponent] a")
     A.page.wait_for_function("n => document.querySelector('[data-testid=profile] h1')?.textContent === n", arg=b_name)
     A.page.click("[data-testid=recent-games] [data-action=replay]")
-    A.page.wait_for_function("() => !/Loading/.test(document.querySelector('[data-testid=replay-status]').textContent)")
+    A.page.wait_for_function("() => !/Loading/.test((document.querySelector('[data-testid=replay-status]')?.textContent ?? 'Loading'))")
     assert "No record" not in A.page.inner_text("[data-testid=replay-status]")
     # an unknown player
     A.page.goto(f"{live_server.url}/#/@/nobody{uuid.uuid4().hex[:6]}")
@@ -317,12 +317,12 @@ def test_a_players_games_page_by_page(browser, live_server, artifacts, many_game
     assert P.page.inner_text("[data-testid=games-page]") == "Page 1"
     assert P.page.is_disabled("#games-prev") and P.page.is_enabled("#games-next")
     P.page.click("#games-next")
-    P.page.wait_for_function("() => document.querySelector('[data-testid=games-page]').textContent === 'Page 2'")
+    P.page.wait_for_function("() => (document.querySelector('[data-testid=games-page]')?.textContent ?? '') === 'Page 2'")
     assert ids() == [g["id"] for g in second["games"]]
     assert P.page.is_disabled("#games-next") and P.page.is_enabled("#games-prev")
     shot(P, artifacts, "accounts-games-page2.png")
     P.page.click("#games-prev")
-    P.page.wait_for_function("() => document.querySelector('[data-testid=games-page]').textContent === 'Page 1'")
+    P.page.wait_for_function("() => (document.querySelector('[data-testid=games-page]')?.textContent ?? '') === 'Page 1'")
     assert ids() == [g["id"] for g in first["games"]]
     assert not P.errors, P.errors
 

@@ -260,8 +260,7 @@ def test_replay_of_a_rated_game_with_strokes_from_the_profile(browser, live_serv
         broke[0] = broke[0] or bool(ls and not ls["lag"])
 
     play_straight_pool(A, B, [], until=lambda st: broke[0], on_action=after)
-    B.page.once("dialog", lambda d: d.accept())
-    B.page.click("#resign-btn")
+    B.resign()  # after a foul break B may be facing the decision dialog
     B.page.wait_for_function("() => /\u2192/.test(document.querySelector('[data-testid=sum-rating-1]')?.textContent || '')",
                              timeout=30000)
     prof = api_get(base, f"/api/players/{q(a_name)}")
@@ -276,7 +275,7 @@ def test_replay_of_a_rated_game_with_strokes_from_the_profile(browser, live_serv
     link = f"[data-testid=recent-games] tr[data-game='{game['id']}'] [data-action=replay]"
     A.page.wait_for_selector(link, timeout=15000)
     A.page.click(link)
-    A.page.wait_for_function("() => !/Loading/.test(document.querySelector('[data-testid=replay-status]').textContent)",
+    A.page.wait_for_function("() => !/Loading/.test((document.querySelector('[data-testid=replay-status]')?.textContent ?? 'Loading'))",
                              timeout=15000)
     status = A.page.inner_text("[data-testid=replay-status]")
     assert a_name in status and b_name in status, status
@@ -289,7 +288,7 @@ def test_replay_of_a_rated_game_with_strokes_from_the_profile(browser, live_serv
     shot(A, artifacts, "accounts-replay-with-strokes.png")
     # the break picked in the list plays
     A.page.click(f"[data-testid=history] > *:nth-child({brk + 1})")
-    A.page.wait_for_function("() => document.querySelector('[data-testid=replay-scores]').textContent !== ''", timeout=10000)
+    A.page.wait_for_function("() => (document.querySelector('[data-testid=replay-scores]')?.textContent ?? '') !== ''", timeout=10000)
     assert not A.errors and not B.errors, (A.errors, B.errors)
 
 
@@ -304,7 +303,7 @@ def test_replay_of_a_game_resigned_before_any_stroke(browser, live_server, artif
     link = f"[data-testid=recent-games] tr[data-game='{game['id']}'] [data-action=replay]"
     P.page.wait_for_selector(link, timeout=15000)
     P.page.click(link)
-    P.page.wait_for_function("() => !/Loading/.test(document.querySelector('[data-testid=replay-status]').textContent)",
+    P.page.wait_for_function("() => !/Loading/.test((document.querySelector('[data-testid=replay-status]')?.textContent ?? 'Loading'))",
                              timeout=15000)
     assert P.page.inner_text("[data-testid=replay-status]") == "This game ended before any stroke was played."
     summary = P.page.inner_text("[data-testid=replay-scores]")

@@ -29,7 +29,7 @@ def test_play_the_computer_from_the_lobby(browser, live_server):
         "() => { const s = window.billar.table.debug().seats[1]; return s && s.connected && /^Computer \\(level 1\\)$/.test(s.name); }",
         timeout=15000,
     )
-    A.page.wait_for_function("() => /Computer/.test(document.querySelector('.scoreboard .seat-1').textContent)", timeout=15000)
+    A.page.wait_for_function("() => /Computer/.test((document.querySelector('.scoreboard .seat-1')?.textContent ?? ''))", timeout=15000)
 
     # Ann lags, lets the computer break when she may choose, and plays safeties on her turns,
     # until a stroke of the computer's own (not the simultaneous lag) has been played

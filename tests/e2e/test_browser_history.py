@@ -209,6 +209,35 @@ def foul_stroke(P, table, st) -> None:
     P.shoot()
 
 
+def test_a_player_facing_the_decision_dialog_can_resign_from_it(browser, live_server, artifacts):
+    """The modal decision dialog makes the page behind it inert, so it carries its own Resign:
+    after the lag the winner, asked who breaks, resigns from the dialog (CI caught a player who
+    could not reach the side panel's Resign while a decision waited)."""
+    A, B, tid = two_players(browser, live_server)
+    play_straight_pool(A, B, [], until=lambda st: not st["legal"]["shoot"])
+    legal = A.debug()["state"]["legal"]
+    assert [d["name"] for d in legal["decisions"]] == ["CHOOSE_BREAKER"], legal
+    lag_winner = legal["player"]
+    P, other = (A, B)[lag_winner], (A, B)[1 - lag_winner]
+    P.page.wait_for_selector("dialog.decision-dialog[open] [data-testid=dialog-resign]", timeout=10000)
+    assert other.page.query_selector("dialog.decision-dialog[open]") is None
+    # the side panel's Resign is behind the modal dialog: a click there does not land
+    assert P.page.evaluate("""() => { const b = document.querySelector('#resign-btn').getBoundingClientRect();
+        return document.elementFromPoint(b.x + b.width / 2, b.y + b.height / 2)?.id !== 'resign-btn'; }""")
+    P.page.screenshot(path=os.path.join(artifacts, "decision-dialog-resign.png"))
+    P.page.once("dialog", lambda d: d.accept())
+    P.page.click("[data-testid=dialog-resign]")
+    winner = ("Ann", "Bob")[1 - lag_winner]
+    for p in (A, B):
+        p.page.wait_for_selector("[data-testid=match-summary]:not([hidden])", timeout=15000)
+        assert p.page.inner_text("[data-testid=summary-result]") == f"{winner} wins, 0 : 0."
+        assert p.debug()["state"]["over"] and p.debug()["state"]["result"]["winner"] == 1 - lag_winner
+    assert P.page.query_selector("dialog.decision-dialog[open]") is None
+    rec = record_of(live_server, tid)
+    assert rec["result"]["winner"] == 1 - lag_winner, rec["result"]
+    assert not A.errors and not B.errors, (A.errors, B.errors)
+
+
 def test_two_successive_fouls_put_the_warning_on_every_screen(browser, live_server, artifacts):
     A, B, tid = two_players(browser, live_server, target="20")
     S = new_page(browser, live_server, "Sue")

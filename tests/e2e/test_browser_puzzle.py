@@ -294,7 +294,7 @@ def test_puzzle_of_the_day_guest_play_solution_try_again(browser, live_server, a
     set_input(P, "#aim-phi", SOLUTION["phi_deg"] + 25)
     mock.limit_next = True  # the server refuses this one: said, and the page stays usable
     page.click("#puzzle-play")
-    page.wait_for_function("() => document.querySelector('[data-testid=puzzle-status]').textContent.includes('Too many attempts')")
+    page.wait_for_function("() => (document.querySelector('[data-testid=puzzle-status]')?.textContent ?? '').includes('Too many attempts')")
     assert debug(P)["phase"] == "aiming" and page.is_enabled("#puzzle-play")
     # this time played by pulling the cue stick back from the cue ball and letting go, as at a practice table
     n = len(mock.posts)
@@ -448,7 +448,7 @@ def test_real_server_daily_puzzle_missed_then_solved(browser, live_server, artif
     page.screenshot(path=os.path.join(artifacts, "puzzle-real-solved.png"))
     # the lobby's card shows the same daily puzzle
     page.goto(f"{live_server.url}/#/")
-    page.wait_for_function("g => document.querySelector('[data-testid=lobby-puzzle-goal]').textContent.includes(g)", arg=daily["goal_text"])
+    page.wait_for_function("g => (document.querySelector('[data-testid=lobby-puzzle-goal]')?.textContent ?? '').includes(g)", arg=daily["goal_text"])
     assert not P.errors, P.errors
     assert not P.console_errors, P.console_errors  # a guest's puzzle page and lobby log no failed request
 
@@ -469,7 +469,7 @@ def test_real_server_account_first_attempt_rated(browser, live_server):
     page.wait_for_selector("[data-testid=puzzle-goal]:not(:empty)")
     assert "log in to be rated" in page.inner_text("[data-testid=puzzle-me]")
     register(P, unique("pz"))
-    page.wait_for_function("() => document.querySelector('[data-testid=puzzle-me]').textContent.includes('your puzzle rating')")
+    page.wait_for_function("() => (document.querySelector('[data-testid=puzzle-me]')?.textContent ?? '').includes('your puzzle rating')")
     assert page.inner_text("[data-testid=puzzle-me]") == "Your attempts: 0 \u00b7 your puzzle rating 1500?"
     play_soft_miss(P, daily)
     verdict = page.inner_text("[data-testid=puzzle-verdict]")

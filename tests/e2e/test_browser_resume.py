@@ -72,8 +72,8 @@ def test_reload_and_reconnect_resume_the_seat(browser, live_server):
 
     # 3. a dropped connection: the client reconnects by itself and says so
     P.page.evaluate("window.billar.conn.drop()")
-    P.page.wait_for_function("() => /reconnect/i.test(document.querySelector('#link-status').textContent)", timeout=5000)
-    P.page.wait_for_function("() => document.querySelector('#link-status').textContent === 'Reconnected'", timeout=15000)
+    P.page.wait_for_function("() => /reconnect/i.test((document.querySelector('#link-status')?.textContent ?? ''))", timeout=5000)
+    P.page.wait_for_function("() => (document.querySelector('#link-status')?.textContent ?? '') === 'Reconnected'", timeout=15000)
     P.page.wait_for_function("() => !window.billar.table.debug().busy")
     assert P.debug()["mySeat"] == actor
     assert P.debug()["state"]["layout"] == layout_after

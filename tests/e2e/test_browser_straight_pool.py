@@ -93,7 +93,7 @@ def test_two_players_and_a_spectator_play_14_1(browser, live_server, artifacts):
     S.wait_table()
     assert S.debug()["mySeat"] is None
     assert not S.page.is_visible("#shoot-btn"), "a spectator has no stroke controls"
-    A.page.wait_for_function("() => document.querySelector('[data-testid=spectators]').textContent === '1'", timeout=10000)
+    A.page.wait_for_function("() => (document.querySelector('[data-testid=spectators]')?.textContent ?? '') === '1'", timeout=10000)
     assert A.page.inner_text("[data-testid=name-0]").startswith("Ann")
     assert S.page.inner_text("[data-testid=name-1]").startswith("Bob")
 

@@ -65,12 +65,12 @@ def test_quick_play_three_cushion_with_a_spectator(browser, live_server, artifac
     assert S.table_id() == tid and S.debug()["mySeat"] is None
     S.page.fill("#chat-input", "good luck both")
     S.page.press("#chat-input", "Enter")
-    S.page.wait_for_function("() => document.querySelector('[data-testid=chat]').textContent.includes('good luck both')", timeout=10000)
+    S.page.wait_for_function("() => (document.querySelector('[data-testid=chat]')?.textContent ?? '').includes('good luck both')", timeout=10000)
     # a spectator's line is for the spectators: a player sees it once it switches the spectators' chat on
     for p in (A, B):
         assert "good luck both" not in p.page.inner_text("[data-testid=chat]")
         p.page.check("#spectator-chat-toggle")
-        p.page.wait_for_function("() => document.querySelector('[data-testid=chat]').textContent.includes('good luck both')", timeout=10000)
+        p.page.wait_for_function("() => (document.querySelector('[data-testid=chat]')?.textContent ?? '').includes('good luck both')", timeout=10000)
     assert "Eve" in A.page.inner_text("[data-testid=chat]")
 
     seen = {"checked": False}

@@ -129,7 +129,7 @@ def test_a_spectator_follows_a_live_bracket(browser, live_server, artifacts):
         V.page.screenshot(path=os.path.join(artifacts, "tournament-bracket-live.png"), full_page=True)
         # the final ends: champion, final standings, results with their replays
         release.set()
-        V.page.wait_for_function("() => document.querySelector('[data-testid=tournament-status]').textContent === 'finished'",
+        V.page.wait_for_function("() => (document.querySelector('[data-testid=tournament-status]')?.textContent ?? '') === 'finished'",
                                  timeout=60000)
         V.page.wait_for_selector(".bracket-match.done[data-pairing='R2-1'] .bracket-player.won", timeout=10000)
         assert finalists[0] in V.page.inner_text(".bracket-match[data-pairing='R2-1'] .bracket-player.won")

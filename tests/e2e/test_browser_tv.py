@@ -109,7 +109,7 @@ def test_tv_follows_the_featured_game_and_the_live_list_filters(browser, live_se
         V.page.wait_for_function("t => window.billar.table && window.billar.table.id === t", arg=t2, timeout=30000)
         V.wait_table()
         V.page.wait_for_function("() => !window.billar.table.debug().busy")
-        V.page.wait_for_function("() => document.querySelector('[data-testid=tv-players]').textContent.includes('Cy')")
+        V.page.wait_for_function("() => (document.querySelector('[data-testid=tv-players]')?.textContent ?? '').includes('Cy')")
         players = V.page.inner_text("[data-testid=tv-players]")
         assert "Cy" in players and "Dan" in players and "Ann" not in players
         assert V.page.locator(".tv-slot .table-view").count() == 1
@@ -186,7 +186,7 @@ def test_the_spectators_chat_is_for_spectators_unless_a_player_shows_it(browser,
     assert P.page.locator("[data-testid=chat] li:has-text('nice table')").count() == 0
     assert P.page.locator("[data-testid=chat] li:has-text('good luck')").count() == 1
     # the number watching is shown to the player too
-    P.page.wait_for_function("() => document.querySelector('[data-testid=spectators]').textContent === '1'")
+    P.page.wait_for_function("() => (document.querySelector('[data-testid=spectators]')?.textContent ?? '') === '1'")
     # the player switches the spectators' chat on: shown, and remembered
     assert P.page.locator("#spectator-chat-toggle").is_visible() and not P.page.is_checked("#spectator-chat-toggle")
     P.page.check("#spectator-chat-toggle")

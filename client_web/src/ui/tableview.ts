@@ -1357,13 +1357,27 @@ export class TableView {
     const buttons = (ds: DecisionOption[]) => ds.flatMap((d) => (d.args && d.args.length ? d.args.map((a) => btn(d, a)) : [btn(d, null)]));
     // a decision with no stroke on offer blocks the game: a dialog; otherwise options beside the controls
     const blocking = decisions.length > 0 && !shoot;
-    const key = blocking ? JSON.stringify([this.shown?.v, decisions]) : "";
+    const st = this.state!;
+    const m = this.model;
+    const tok = this.seat?.token;
+    // resigning is open to a seated player whenever the game runs, a pending decision included:
+    // the modal dialog makes the page behind it inert, so it carries its own Resign (CI found a
+    // player who could not resign while the dialog waited)
+    const resign = tok && this.mySeat !== null && !st.over && m.seats.every((s) => s !== null)
+      ? () => confirm("Resign this game?") && this.app.send(out.resign(this.id, tok))
+      : null;
+    const key = blocking ? JSON.stringify([this.shown?.v, decisions, resign !== null]) : "";
     if (blocking) {
       if (this.dialogKey !== key) {
         this.dialogKey = key;
         const r = this.rulingWords();
         this.dialog.replaceChildren(
-          ...kids(h("h3", {}, "Your decision"), r ? h("p", { class: "ruling" }, r) : null, h("div", { class: "decisions" }, ...buttons(decisions))),
+          ...kids(
+            h("h3", {}, "Your decision"),
+            r ? h("p", { class: "ruling" }, r) : null,
+            h("div", { class: "decisions" }, ...buttons(decisions)),
+            resign ? h("button", { type: "button", class: "danger dialog-resign", "data-testid": "dialog-resign", onclick: resign }, "Resign") : null,
+          ),
         );
         if (!this.dialog.open) {
           try {
@@ -1381,12 +1395,9 @@ export class TableView {
     if (!decisions.length || blocking) this.optionsEl.append(h("div", { class: "hint" }, blocking ? "A decision is waiting in the dialog." : "No options on offer."));
 
     // seat actions: resign, leave, rematch, claim, take a seat
-    const st = this.state!;
-    const m = this.model;
     const acts: HTMLElement[] = [];
-    const tok = this.seat?.token;
     if (tok && this.mySeat !== null) {
-      if (!st.over && m.seats.every((s) => s !== null)) acts.push(h("button", { type: "button", id: "resign-btn", class: "danger", onclick: () => confirm("Resign this game?") && this.app.send(out.resign(this.id, tok)) }, "Resign"));
+      if (resign) acts.push(h("button", { type: "button", id: "resign-btn", class: "danger", onclick: resign }, "Resign"));
       const opp = m.seats[1 - this.mySeat];
       const now = Date.now() / 1000 + this.app.clockOffset;
       if (!st.over && opp && !opp.connected && opp.grace_until !== null && opp.grace_until < now)
