@@ -42,6 +42,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--steps", default="100,250,500,1000,2000,3000,4000,5000")
     ap.add_argument("--hold", type=float, default=30.0, help="measured seconds per step")
+    ap.add_argument("--period", type=float, default=5.0,
+                    help="seconds between a table's strokes (a large value measures what idle tables cost)")
     ap.add_argument("--warmup", type=float, default=10.0, help="seconds after opening a step's tables")
     ap.add_argument("--port", type=int, default=8798)
     ap.add_argument("--redis-url", default=None,
@@ -83,7 +85,7 @@ def main() -> int:
           f"{time.strftime('%Y-%m-%d %H:%M %Z')}", flush=True)
     cmd = [sys.executable, os.path.join(ROOT, "loadtest", "lean.py"), "--port", str(args.port), "--server-pid",
            str(server.pid), "--steps", args.steps, "--hold", str(args.hold), "--warmup", str(args.warmup),
-           "--generators", str(args.generators)]
+           "--generators", str(args.generators), "--period", str(args.period)]
     if args.profile:
         cmd += ["--profile-dir", OUT]
     live = [p for p in redis_pids if os.path.exists(f"/proc/{p}")]
