@@ -37,6 +37,7 @@ from server.db.migrate import upgrade_database
 from server.embedded import start_embedded
 from server.finished import Recorder
 from server.puzzles.service import Miner, seed_if_empty
+from server.http.keepalive import Keepalive
 from server.http.routes import Router
 from server.http.transport import Connection as HttpConnection
 from server.hub import Hub
@@ -66,6 +67,7 @@ class Server:
         self.sessions: Dict[str, Session] = {}
         self.store: Optional[Store] = None
         self.ws_server = None
+        self.keepalive: Optional[Keepalive] = None
         self.stopping = False
         self._embedded: Any = None
         self._stop = asyncio.Event()
@@ -153,9 +155,13 @@ class Server:
         self.ws_server = await serve(
             self._handler, st.host, st.port, process_request=self.router.route, compression=None,
             reuse_port=st.reuse_port or None, create_connection=HttpConnection,
-            max_size=st.max_frame_bytes, origins=origins, ping_interval=st.ping_interval_s, ping_timeout=st.ping_timeout_s,
+            max_size=st.max_frame_bytes, origins=origins, ping_interval=None, ping_timeout=None,
             close_timeout=st.close_timeout_s, server_header="billar", logger=logging.getLogger("billar.websockets"),
         )
+        if st.ping_interval_s is not None:  # one sweep pings the silent connections (server/http/keepalive.py)
+            self.keepalive = Keepalive(st.ping_interval_s, st.ping_timeout_s, lambda: self.ws_server.connections,
+                                       self.metrics.keepalive)
+            self.keepalive.start()
         gc.callbacks.append(self._on_gc)
         self.lobby.start()
         self.tv.start()
@@ -190,6 +196,8 @@ class Server:
         self.registry.stopping = True
         if self.ws_server is not None:
             self.ws_server.close(close_connections=False)
+        if self.keepalive is not None:
+            await self.keepalive.stop()
         await self.lobby.drain()
         await self.tv.stop()  # another process chooses the featured tables from now on
         await self.directors.stop()  # another process directs the tournaments from now on

@@ -72,8 +72,8 @@ class Settings:
     outbound_limit_bytes: int = 256 * 1024  # per-connection unsent bytes before backpressure applies
     socket_sndbuf_bytes: Optional[int] = None  # SO_SNDBUF of accepted sockets (None: the kernel's autotuning)
     hello_timeout_s: float = 10.0
-    ping_interval_s: Optional[float] = 20.0  # WebSocket pings: idle and half-open connections closed
-    ping_timeout_s: Optional[float] = 20.0
+    ping_interval_s: Optional[float] = 20.0  # a connection silent this long is pinged (server/http/keepalive.py)
+    ping_timeout_s: Optional[float] = 20.0  # an unanswered ping closes its connection after this (half-open)
     close_timeout_s: float = 5.0
     rate_per_s: float = 20.0  # message credits refilled per second (pings are free)
     rate_burst: float = 40.0  # credit capacity

@@ -107,6 +107,8 @@ class Metrics:
         self.resyncs = Counter("billar_resyncs_total", "Players resynchronised by snapshot after falling behind")
         self.protocol_errors = Counter("billar_protocol_errors_total", "Inbound messages refused", ["code"])
         self.rate_limited = Counter("billar_rate_limited_total", "Connections closed for exceeding the message budget")
+        self.keepalive = Counter("billar_keepalive_total", "Keepalive pings sent to silent connections, and connections "
+                                 "closed because one went unanswered", ["outcome"])
         self.redis_errors = Counter("billar_redis_errors_total", "Redis commands or pipelines that failed")
         self.games_finished = Counter("billar_games_finished_total", "Games that reached their end")
         # scale-out (server/cluster.py)

@@ -166,6 +166,12 @@ class Connection(ServerConnection):
         protocol.parser = protocol.parse()
         next(protocol.parser)
         super().__init__(protocol, *args, **kwargs)
+        self.heard_at = self.loop.time()  # loop time of the last read from the peer (server/http/keepalive.py)
+        self.ping_sent_at: Optional[float] = None  # loop time of the keepalive ping awaiting an answer
+
+    def data_received(self, data: bytes) -> None:
+        self.heard_at = self.loop.time()
+        super().data_received(data)
 
     def send_data(self) -> None:
         """Write what the protocol has to send, unless the transport is closing (then it is dropped: the peer
