@@ -442,3 +442,49 @@ def test_any_damaged_compact_log_decodes_or_raises_value_error(data):
     except ValueError:
         return
     assert isinstance(out, dict) and isinstance(out["events"], list)
+
+
+# ----- the compiled encoder is the plain-Python one, byte for byte ----------------------------------
+
+def _plain_python_eventlog():
+    """protocol/eventlog.py and protocol/motion.py loaded from their sources (the interpreter's semantics), whatever
+    the build compiled: the reference the compiled modules (setup.py, protocol/motion.pxd's C doubles) must match."""
+    import importlib.util
+    import sys
+
+    def load(name, path):
+        spec = importlib.util.spec_from_file_location(name, path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        return mod
+
+    plain_motion = load("plain_motion", os.path.join(ROOT, "protocol", "motion.py"))
+    saved = sys.modules["protocol.motion"]
+    sys.modules["protocol.motion"] = plain_motion  # the plain eventlog imports the plain motion
+    try:
+        plain = load("plain_eventlog", os.path.join(ROOT, "protocol", "eventlog.py"))
+    finally:
+        sys.modules["protocol.motion"] = saved
+    assert plain.evolve is plain_motion.evolve
+    return plain
+
+
+def test_the_compiled_encoder_writes_the_bytes_of_the_plain_python_one():
+    compiled = protocol.eventlog
+    if not (compiled.__file__.endswith(".so") and motion.__file__.endswith(".so")):
+        pytest.skip("protocol/eventlog.py and motion.py are not compiled in this environment (make build compiles them)")
+    plain = _plain_python_eventlog()
+    rng = random.Random(20261207)
+    n = 0
+    for table, balls, count in ((CAROM, 3, 250), (POOL, 9, 120)):
+        ids, _ = names_of(table)
+        for _ in range(count):
+            layout = random_layout(table, balls, rng)
+            off, ang = rng.uniform(0.0, 0.5), rng.uniform(0.0, 2 * math.pi)
+            shot = Shot(cue_ball=0, phi_deg=rng.uniform(0.0, 360.0), V0=rng.uniform(0.3, 7.0), a=off * math.cos(ang),
+                        b=off * math.sin(ang), theta_deg=rng.choice([0.0, 0.0, 5.0, 30.0]))
+            sim = simulate(table, layout, shot)
+            got, want = msgpack.packb(compiled.encode_log(sim, *ids)), msgpack.packb(plain.encode_log(sim, *ids))
+            assert got == want, (table.name, shot)
+            n += 1
+    assert n == 370
