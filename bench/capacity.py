@@ -12,7 +12,7 @@ the hard limit for all. Prints one row per step: tables, connections,
 strokes/s, shot-to-broadcast p50/p99/max (ms), spectator fan-out p99 (ms), errors, server CPU
 (share of one core), resident memory (MB and KB per connection), server CPU ms per stroke, and
 the per-stroke time of each stage from the server's ``/metrics`` histogram (simulate, referee,
-persist, broadcast; ms). Then the largest count that held, and the check that the server is
+encode: the wire log, message: the stroke message built, persist, broadcast; ms). Then the largest count that held, and the check that the server is
 empty again (every gauge 0, no table in the lobby). With ``--profile`` py-spy samples the
 server during each step and the last step's profile is summarised. ``loop99``/``loopmx``: round
 trips of a ping every 20 ms on a connection of its own (the server's event-loop stalls);
@@ -97,7 +97,7 @@ def main() -> int:
         gen = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True)
         head = (f"{'tables':>6} {'conns':>6} {'str/s':>6} {'p50':>6} {'p99':>6} {'max':>6} {'fan99':>6} {'loop99':>6} "
                 f"{'loopmx':>6} {'err':>4} {'gen':>5} {'redis':>5} "
-                f"{'cpu':>5} {'RSS MB':>7} {'KB/conn':>7} {'ms/str':>6} | {'sim':>5} {'ref':>5} {'pers':>5} {'bcast':>5} "
+                f"{'cpu':>5} {'RSS MB':>7} {'KB/conn':>7} {'ms/str':>6} | {'sim':>5} {'ref':>5} {'enc':>5} {'msg':>5} {'pers':>5} {'bcast':>5} "
                 f"| {'gens':>4} {'load':>5}")
         print(head, flush=True)
         for line in gen.stdout:
@@ -108,7 +108,8 @@ def main() -> int:
                   f"{r['max_ms']:6.0f} {r['fanout_p99_ms']:6.1f} {r['loop_p99_ms']:6.1f} {r['loop_max_ms']:6.0f} "
                   f"{r['errors']:>4} {r['generator_cpu']:5.2f} {r['redis_cpu']:5.2f} {r['server_cpu']:5.2f} "
                   f"{r['server_rss_mb']:7.0f} {r['server_kb_per_conn']:7.1f} {r['cpu_ms_per_stroke']:6.2f} | "
-                  f"{s['simulate']:5.2f} {s['referee']:5.2f} {s['persist']:5.2f} {s['broadcast']:5.2f} "
+                  f"{s['simulate']:5.2f} {s['referee']:5.2f} {s.get('encode', 0.0):5.2f} {s.get('message', 0.0):5.2f} "
+                  f"{s['persist']:5.2f} {s['broadcast']:5.2f} "
                   f"| {r['generators']:>4} {r['loadavg']:>5}", flush=True)
             if r["first_errors"]:
                 print("   errors:", "; ".join(r["first_errors"]), flush=True)

@@ -145,13 +145,13 @@ async def server_table(n_tables: int, n_strokes: int):
     print("| stage | strokes | mean per stroke (us) |")
     print("|---|---|---|")
     total = 0.0
-    for stage in ("simulate", "referee", "persist", "broadcast"):
+    for stage in ("simulate", "referee", "encode", "message", "persist", "broadcast"):
         s = h.series.get((stage,))
         count = int(sum(s[:-1]))
         mean = s[-1] / count * 1e6
         total += mean
         print(f"| {stage} | {count} | {mean:.0f} |")
-    print(f"| all four stages | | {total:.0f} |")
+    print(f"| all six stages | | {total:.0f} |")
     latencies.sort()
     p = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1e3  # noqa: E731
     print("\n| shooter's send -> stroke received | p50 (ms) | p99 (ms) | max (ms) | strokes/s (wall) |")

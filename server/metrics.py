@@ -120,7 +120,8 @@ class Metrics:
         self.gaps_recovered = Counter("billar_cluster_gaps_recovered_total", "Relayed streams refilled from the persisted history")
         self.cluster_resyncs = Counter("billar_cluster_resyncs_total", "Snapshots asked of an owner for a connection here")
         self.shot_latency = Histogram(
-            "billar_shot_latency_seconds", "Time per stroke by stage (simulate, referee, persist, broadcast)", ["stage"]
+            "billar_shot_latency_seconds", "Time per stroke by stage (simulate, referee, encode: the wire log, message: the stroke message "
+            "and its record built and batched, persist, broadcast)", ["stage"]
         )
         self.gc_pause = Histogram(
             "billar_gc_pause_seconds", "Garbage-collector pauses of this process (the event loop stands still), by generation",

@@ -633,8 +633,10 @@ class TableActor:
         self._stroke(out)
 
     def _stroke(self, out: play.Outcome) -> None:
+        t0 = time.perf_counter()
         self.metrics.shot_latency.observe(out.sim_s, "simulate")
         self.metrics.shot_latency.observe(out.referee_s, "referee")
+        self.metrics.shot_latency.observe(out.encode_s, "encode")
         self.rematch_offers = [False, False]
         v = self.next_v()
         for sh in out.shots:
@@ -655,6 +657,7 @@ class TableActor:
         self.metrics.strokes.inc()
         self.commit(message, out.record, meta=self.game.over, stroke=True)
         self._game_end_check()
+        self.metrics.shot_latency.observe(time.perf_counter() - t0, "message")
 
     def rule(self, cause: str, seat: Optional[int], seq: Optional[int], out: play.Outcome) -> None:
         """Broadcast a ruling that has no stroke (decision, time-out, resignation, claim)."""

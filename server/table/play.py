@@ -65,7 +65,7 @@ class Outcome:
     """A stroke, lag, decision or forfeit the referee ruled: ``ruling`` (rules.base.Ruling), ``record`` (the
     record entry without ``ruling``, which the actor adds), and for strokes ``shots`` (the ``shots`` of the
     stream message: seat, seq, stroke, call, cue_ball), ``log`` (the wire event log) and the physics and
-    referee times (s); ``ruling_extra`` and ``text_extra``: what a practice table adds to the ruling."""
+    referee times and the wire log's encoding time (s); ``ruling_extra`` and ``text_extra``: what a practice table adds to the ruling."""
 
     ruling: Any
     record: Dict[str, Any]
@@ -74,6 +74,7 @@ class Outcome:
     decision: Optional[Dict[str, Any]] = None
     sim_s: float = 0.0
     referee_s: float = 0.0
+    encode_s: float = 0.0
     ruling_extra: Dict[str, Any] = field(default_factory=dict)  # keys added to the ruling's dict (a drill's verdict)
     text_extra: Optional[str] = None  # a sentence added to the ruling's text
 
@@ -132,12 +133,13 @@ def stroke(game: Any, ids: Tuple[Mapping[str, int], Mapping[str, int]], seat: in
     t2 = time.perf_counter()
     cue_ball = list(msg.cue_ball) if msg.cue_ball else None
     log_map = protocol.encode_log(sim, *ids)
+    t3 = time.perf_counter()
     shots = [{"seat": seat, "seq": msg.seq, "stroke": msg.stroke, "call": msg.call, "cue_ball": cue_ball}]
     record = {"player": seat, "seq": msg.seq, "call": msg.call, "cue_ball_position": cue_ball, "stroke": msg.stroke,
               "log": log_map, "ts": time.time() if now is None else now}
     if game.table.kind == "carom":  # the diamond readout the history shows (a few microseconds)
         record["diamonds"] = cushion_diamonds(game.table, sim.events, shoot["cue_ball"])
-    return Outcome(ruling, record, shots, log_map, sim_s=t1 - t0, referee_s=t2 - t1)
+    return Outcome(ruling, record, shots, log_map, sim_s=t1 - t0, referee_s=t2 - t1, encode_s=t3 - t2)
 
 
 def lag_cue_ball(seat: int, lag_balls: Mapping[str, Any], layout: Mapping[int, Any]) -> int:
@@ -182,9 +184,10 @@ def lag_stroke(game: Any, ids: Tuple[Mapping[str, int], Mapping[str, int]], pend
     t2 = time.perf_counter()
     played = [{"seat": s, "seq": both[s]["seq"], "stroke": both[s]["stroke"], "call": None, "cue_ball": None} for s in (0, 1)]
     log_map = protocol.encode_log(sim, *ids)
+    t3 = time.perf_counter()
     record = {"lag": True, "player": None, "strokes": [both[s]["stroke"] for s in (0, 1)], "log": log_map,
               "ts": time.time() if now is None else now}
-    return Outcome(ruling, record, played, log_map, sim_s=t1 - t0, referee_s=t2 - t1)
+    return Outcome(ruling, record, played, log_map, sim_s=t1 - t0, referee_s=t2 - t1, encode_s=t3 - t2)
 
 
 def decision(game: Any, seat: int, msg: I.Decision) -> Union[Outcome, Refusal]:

@@ -245,13 +245,14 @@ def stroke(game: Any, p: Practice, ids: Tuple[Mapping[str, int], Mapping[str, in
     ruling = game.apply_shot(rseat, msg.call, sim)
     t2 = time.perf_counter()
     log_map = protocol.encode_log(sim, *ids)
+    t3 = time.perf_counter()
     cue_ball = list(msg.cue_ball) if msg.cue_ball else None
     shots = [{"seat": seat, "seq": msg.seq, "stroke": msg.stroke, "call": msg.call, "cue_ball": cue_ball}]
     record = {"player": seat, "seq": msg.seq, "call": msg.call, "cue_ball_position": cue_ball, "stroke": msg.stroke,
               "log": log_map, "ts": time.time() if now is None else now, "practice": True}
     if game.table.kind == "carom":
         record["diamonds"] = cushion_diamonds(game.table, sim.events, shoot["cue_ball"])
-    out = Outcome(ruling, record, shots, log_map, sim_s=t1 - t0, referee_s=t2 - t1)
+    out = Outcome(ruling, record, shots, log_map, sim_s=t1 - t0, referee_s=t2 - t1, encode_s=t3 - t2)
     if d is not None:
         out.ruling_extra = {"drill": {"id": d.id, "achieved": met}}
         out.text_extra = f"Drill: {'goal achieved' if met else 'goal missed'}"

@@ -90,8 +90,8 @@ async def test_stroke_broadcast_sequence_numbers_and_spectator_bytes(server):
     m = metrics(server)
     assert m["billar_strokes_total"] == (2 if kind == "stroke" else 1)
     assert m["billar_spectators"] == 1 and m["billar_tables_active"] == 1 and m["billar_connections"] == 3
-    assert m['billar_shot_latency_seconds_count{stage="simulate"}'] == m["billar_strokes_total"]
-    assert m['billar_shot_latency_seconds_count{stage="persist"}'] == m["billar_strokes_total"]
+    for stage in ("simulate", "referee", "encode", "message", "persist", "broadcast"):  # one per stroke each
+        assert m[f'billar_shot_latency_seconds_count{{stage="{stage}"}}'] == m["billar_strokes_total"], stage
 
 
 async def test_resume_within_grace_replays_the_gap(server):
