@@ -224,7 +224,14 @@ def test_a_player_facing_the_decision_dialog_can_resign_from_it(browser, live_se
     # the side panel's Resign is behind the modal dialog: a click there does not land
     assert P.page.evaluate("""() => { const b = document.querySelector('#resign-btn').getBoundingClientRect();
         return document.elementFromPoint(b.x + b.width / 2, b.y + b.height / 2)?.id !== 'resign-btn'; }""")
-    P.page.screenshot(path=os.path.join(artifacts, "decision-dialog-resign.png"))
+    # the dialog and its Resign fit the desktop and both phone layouts
+    for w, h in ((1360, 860), (390, 844), (844, 390)):
+        P.page.set_viewport_size({"width": w, "height": h})
+        P.page.wait_for_timeout(100)
+        for sel in ("dialog.decision-dialog[open]", "[data-testid=dialog-resign]", "button[data-decision=CHOOSE_BREAKER]"):
+            box = P.page.locator(sel).first.bounding_box()
+            assert box and box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= w and box["y"] + box["height"] <= h, (w, h, sel, box)
+        P.page.screenshot(path=os.path.join(artifacts, f"decision-dialog-resign-{w}x{h}.png"))
     P.page.once("dialog", lambda d: d.accept())
     P.page.click("[data-testid=dialog-resign]")
     winner = ("Ann", "Bob")[1 - lag_winner]
