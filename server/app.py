@@ -159,7 +159,8 @@ class Server:
             close_timeout=st.close_timeout_s, server_header="billar", logger=logging.getLogger("billar.websockets"),
         )
         if st.ping_interval_s is not None:  # one sweep pings the silent connections (server/http/keepalive.py)
-            self.keepalive = Keepalive(st.ping_interval_s, st.ping_timeout_s, lambda: self.ws_server.connections,
+            # every connection websockets holds (a copy of its set; check() skips those not open)
+            self.keepalive = Keepalive(st.ping_interval_s, st.ping_timeout_s, lambda: self.ws_server.all_connections,
                                        self.metrics.keepalive)
             self.keepalive.start()
         gc.callbacks.append(self._on_gc)

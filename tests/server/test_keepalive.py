@@ -89,12 +89,27 @@ async def test_no_timeout_pings_but_never_closes_and_bad_settings_are_refused():
             Keepalive(bad[0], bad[1], lambda: [])
 
 
-async def test_the_sweep_looks_at_every_connection_in_chunks():
-    conns = [FakeConn(heard_at=0.0 if i % 2 else 9.5) for i in range(2500)]
-    k = Keepalive(5.0, 5.0, lambda: conns, clock=lambda: 10.0)
+async def test_a_rotation_looks_at_every_connection_once_in_even_slices(monkeypatch):
+    """The pings of a rotation are spread over it (all at once stalled the loop at 19,600 connections)."""
+    conns = [FakeConn(heard_at=-15.0 if i % 2 else 9.5) for i in range(2503)]
+    k = Keepalive(20.0, 20.0, lambda: conns, clock=lambda: 10.0)
+    assert k.tick_s == 5.0
+    per_slice = []
+    sleeps = []
+    real_sleep = asyncio.sleep
+
+    async def fake_sleep(dt):
+        sleeps.append(dt)
+        per_slice.append(sum(len(c.protocol.pings) for c in conns))
+        await real_sleep(0)
+
+    monkeypatch.setattr("server.http.keepalive.asyncio.sleep", fake_sleep)
     await k.sweep()
-    pinged = [c for c in conns if c.protocol.pings]
-    assert len(pinged) == 1250 and all(c.heard_at == 0.0 for c in pinged)
+    per_slice.append(sum(len(c.protocol.pings) for c in conns))
+    assert len(sleeps) == 50 and all(dt == 0.1 for dt in sleeps)  # 50 slices of 0.1 s: one rotation of 5 s
+    pings = [b - a for a, b in zip(per_slice, per_slice[1:])]
+    assert sum(pings) == 1251 and max(pings) <= 26  # ceil(2503 / 50) = 51 connections a slice, half of them silent
+    assert all(len(c.protocol.pings) == (1 if c.heard_at == -15.0 else 0) for c in conns)
 
 
 def _server_conn(srv, client):
