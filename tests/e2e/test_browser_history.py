@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import time
 import urllib.request
 
@@ -242,6 +243,41 @@ def test_a_player_facing_the_decision_dialog_can_resign_from_it(browser, live_se
     assert P.page.query_selector("dialog.decision-dialog[open]") is None
     rec = record_of(live_server, tid)
     assert rec["result"]["winner"] == 1 - lag_winner, rec["result"]
+    assert not A.errors and not B.errors, (A.errors, B.errors)
+
+
+def test_a_lag_shot_with_the_untouched_controls_is_played_and_a_refused_one_may_be_played_again(browser, live_server, artifacts):
+    """Shoot pressed before any control is touched sends the cue speed the power note shows (the controls began
+    with V0 0, which the server refused, and on a pool table the lag then stalled: QA, 7 Dec); a lag stroke the
+    server refuses leaves the player free to lag again."""
+    A, B, tid = two_players(browser, live_server)
+    for P in (A, B):
+        P.page.wait_for_function("() => window.billar.table.debug().canShoot")
+        note = P.page.inner_text("[data-testid=power-note]")
+        shown = float(re.search(r"cue speed ([0-9.]+) m/s", note).group(1))
+        V0 = P.stroke_values()["V0"]
+        assert V0 > 0.0 and abs(V0 - shown) <= 0.005, (note, P.stroke_values())
+    v0 = A.debug()["modelV"]
+    A.shoot()
+    A.page.wait_for_timeout(800)  # a refusal would be back by now
+    assert A.error_toasts() == [], A.error_toasts()
+    assert not A.debug()["canShoot"]
+    assert re.search(r"Waiting for the referee|Lag played", A.page.inner_text("[data-testid=turn-status]"))
+    # a refusal of that stroke (as the server sends one for a bad field) gives the lag back to the player
+    A.page.evaluate("""t => window.billar.table.handle({type: 'error', table: t, code: 'bad_field', ref: 'shot',
+        field: 'stroke.V0', message: 'stroke.V0: refused (test)'})""", tid)
+    A.page.wait_for_function("() => window.billar.table.debug().canShoot")
+    assert A.page.inner_text("[data-testid=turn-status]").startswith("Lag for the break: send your ball")
+    # shot again: the server still holds the first, says so (lag_pending), and the page waits again
+    A.shoot()
+    A.page.wait_for_function("() => /Lag played/.test(document.querySelector('[data-testid=turn-status]')?.textContent ?? '')"
+                             " && !window.billar.table.debug().canShoot")
+    B.shoot()
+    for P in (A, B):
+        P.page.wait_for_function("v => window.billar.table.debug().modelV > v", arg=v0, timeout=15000)
+        assert P.debug()["lastStroke"]["lag"], P.debug()["lastStroke"]
+    assert B.error_toasts() == [], B.error_toasts()
+    assert all("refused (test)" in t or "already" in t.lower() or "lag" in t.lower() for t in A.error_toasts()), A.error_toasts()
     assert not A.errors and not B.errors, (A.errors, B.errors)
 
 

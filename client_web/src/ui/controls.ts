@@ -179,6 +179,10 @@ export class StrokeControls {
     });
     this.tip.addEventListener("pointermove", (e) => tipDrag && tipAt(e));
     this.tip.addEventListener("pointerup", () => (tipDrag = false));
+    // the cue speed of the default power: a stroke shot before any control is touched must carry it (the
+    // state began with V0 0, which the server refuses; on a pool table nothing else set it, and the lag
+    // stalled: QA, 7 Dec)
+    this.followSpeed();
     this.sync();
   }
 

@@ -492,8 +492,11 @@ export class TableView {
       this.syncBoard();
     }
     if (this.pending && (m.seq === this.pending.seq || m.ref === this.pending.kind)) {
+      const kind = this.pending.kind;
       this.pending = null;
       if (m.code === "duplicate_sequence") return; // already played: its stream message will (or did) arrive
+      // a refused lag stroke was not played: the player may lag again (the page said it waited for the opponent)
+      if (kind === "shot" && m.rule !== "lag_pending") this.lagSent = false;
     }
     if (m.rule === "lag_pending") {
       // our lag stroke reached the server before a reconnect: wait for the opponent's
