@@ -12,9 +12,10 @@ the hard limit for all. Prints one row per step: tables, connections,
 strokes/s, shot-to-broadcast p50/p99/max (ms), spectator fan-out p99 (ms), errors, server CPU
 (share of one core), resident memory (MB and KB per connection), server CPU ms per stroke, and
 the per-stroke time of each stage from the server's ``/metrics`` histogram (simulate, referee,
-encode: the wire log, message: the stroke message built, persist, broadcast; ms). Then the largest count that held, and the check that the server is
-empty again (every gauge 0, no table in the lobby). With ``--profile`` py-spy samples the
-server during each step and the last step's profile is summarised. ``loop99``/``loopmx``: round
+encode: the wire log, message: the stroke message built, persist, broadcast; ms). Then the
+largest count that held, and the check that the server is empty again (every gauge 0, no table
+in the lobby). With ``--profile`` py-spy samples the server during each step and the last
+step's profile is summarised. ``loop99``/``loopmx``: round
 trips of a ping every 20 ms on a connection of its own (the server's event-loop stalls);
 ``gens``: load generator processes; ``load``: the machine's 1-minute load average at the
 step's end (the machine is shared: compare runs made at similar loads).

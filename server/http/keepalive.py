@@ -44,8 +44,8 @@ class Keepalive:
     """Pings silent connections and closes those whose ping went unanswered (see the module docstring).
 
     ``interval_s``: silence (s) after which a connection is pinged; ``timeout_s``: time (s) a ping may go
-    unanswered (None: no limit); ``connections``: returns the open connections (objects with ``heard_at`` and
-    ``ping_sent_at``, loop-time seconds, ``protocol``, ``send_data`` and ``close``); ``counter``: counts
+    unanswered (None: no limit); ``connections``: returns the connections (those not open are skipped; objects
+    with ``heard_at`` and ``ping_sent_at``, loop-time seconds, ``protocol``, ``send_data`` and ``close``); ``counter``: counts
     ``ping`` and ``timeout`` (``billar_keepalive_total``); ``clock``: the loop's time.
     """
 

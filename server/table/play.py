@@ -65,7 +65,8 @@ class Outcome:
     """A stroke, lag, decision or forfeit the referee ruled: ``ruling`` (rules.base.Ruling), ``record`` (the
     record entry without ``ruling``, which the actor adds), and for strokes ``shots`` (the ``shots`` of the
     stream message: seat, seq, stroke, call, cue_ball), ``log`` (the wire event log) and the physics and
-    referee times and the wire log's encoding time (s); ``ruling_extra`` and ``text_extra``: what a practice table adds to the ruling."""
+    referee times and the wire log's encoding time (s); ``ruling_extra`` and ``text_extra``: what a practice
+    table adds to the ruling."""
 
     ruling: Any
     record: Dict[str, Any]
