@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
 
 import protocol
 from physics import Shot, simulate
@@ -112,6 +112,53 @@ def shoot_options(game: Any) -> Dict[str, Any]:
     return game.legal_actions().get("shoot") or {}
 
 
+def simulated(game: Any, seat: int, msg: I.Shot, cue_ball: int) -> Union[Tuple[Any, float], Refusal]:
+    """The stroke ``msg`` of ``seat`` prepared by the referee (the call, the cue ball in hand placed) and
+    simulated with ``cue_ball`` struck: ``(SimResult, simulate's CPU-bound time in s)``; or the
+    :class:`Refusal` of the referee (an illegal placement or call) or of the physics (a field out of its
+    range: ``bad_field``, naming ``stroke.<field>`` when the stroke holds it)."""
+    try:
+        layout = game.prepare_shot(seat, msg.call, msg.cue_ball)
+    except IllegalAction as exc:
+        return illegal(exc)
+    t0 = time.perf_counter()
+    try:
+        sim = simulate(game.table, layout, Shot(cue_ball=cue_ball, **msg.stroke))
+    except ValueError as exc:
+        key = str(exc).split(":", 1)[0]
+        return Refusal(ErrorCode.BAD_FIELD, str(exc), f"stroke.{key}" if key in msg.stroke else key)
+    return sim, time.perf_counter() - t0
+
+
+def _judged(rule: Callable[[], Any], sim: Any, ids: Tuple[Mapping[str, int], Mapping[str, int]]):
+    """``rule()`` (the referee's ruling of ``sim``) and the wire log of ``sim``, timed: ``(ruling, wire log,
+    referee s, encode s)``."""
+    t1 = time.perf_counter()
+    ruling = rule()
+    t2 = time.perf_counter()
+    log_map = protocol.encode_log(sim, *ids)
+    return ruling, log_map, t2 - t1, time.perf_counter() - t2
+
+
+def ruled_stroke(game: Any, ids: Tuple[Mapping[str, int], Mapping[str, int]], seat: int, msg: I.Shot,
+                 cue_ball: int, sim: Any, sim_s: float, rule: Callable[[], Any], now: Optional[float] = None,
+                 practice: bool = False) -> Outcome:
+    """The :class:`Outcome` of a simulated non-lag stroke (``sim``, from :func:`simulated`; ``sim_s`` its time):
+    ``rule()`` gives the referee's ruling (it changes the game), then the wire log, the stream's ``shots``
+    and the record entry (``practice``: marked as a practice stroke; at carom, the cue ball's cushion
+    diamonds the history shows). ``seat`` is the sender's seat."""
+    ruling, log_map, referee_s, encode_s = _judged(rule, sim, ids)
+    cue_pos = list(msg.cue_ball) if msg.cue_ball else None
+    shots = [{"seat": seat, "seq": msg.seq, "stroke": msg.stroke, "call": msg.call, "cue_ball": cue_pos}]
+    record = {"player": seat, "seq": msg.seq, "call": msg.call, "cue_ball_position": cue_pos, "stroke": msg.stroke,
+              "log": log_map, "ts": time.time() if now is None else now}
+    if practice:
+        record["practice"] = True
+    if game.table.kind == "carom":  # the diamond readout the history shows (a few microseconds)
+        record["diamonds"] = cushion_diamonds(game.table, sim.events, cue_ball)
+    return Outcome(ruling, record, shots, log_map, sim_s=sim_s, referee_s=referee_s, encode_s=encode_s)
+
+
 def stroke(game: Any, ids: Tuple[Mapping[str, int], Mapping[str, int]], seat: int, msg: I.Shot,
            shoot: Mapping[str, Any], now: Optional[float] = None) -> Union[Outcome, Refusal]:
     """Play ``msg`` (a non-lag stroke) for ``seat``: place the cue ball, simulate, rule.
@@ -119,28 +166,12 @@ def stroke(game: Any, ids: Tuple[Mapping[str, int], Mapping[str, int]], seat: in
     ``ids``: the table preset's (cushion ids, pocket ids) for the wire log; ``shoot``: the game's
     :func:`shoot_options` now. The game changes only when an :class:`Outcome` is returned.
     """
-    try:
-        layout = game.prepare_shot(seat, msg.call, msg.cue_ball)
-    except IllegalAction as exc:
-        return illegal(exc)
-    t0 = time.perf_counter()
-    try:
-        sim = simulate(game.table, layout, Shot(cue_ball=shoot["cue_ball"], **msg.stroke))
-    except ValueError as exc:
-        key = str(exc).split(":", 1)[0]
-        return Refusal(ErrorCode.BAD_FIELD, str(exc), f"stroke.{key}" if key in msg.stroke else key)
-    t1 = time.perf_counter()
-    ruling = game.apply_shot(seat, msg.call, sim)
-    t2 = time.perf_counter()
-    cue_ball = list(msg.cue_ball) if msg.cue_ball else None
-    log_map = protocol.encode_log(sim, *ids)
-    t3 = time.perf_counter()
-    shots = [{"seat": seat, "seq": msg.seq, "stroke": msg.stroke, "call": msg.call, "cue_ball": cue_ball}]
-    record = {"player": seat, "seq": msg.seq, "call": msg.call, "cue_ball_position": cue_ball, "stroke": msg.stroke,
-              "log": log_map, "ts": time.time() if now is None else now}
-    if game.table.kind == "carom":  # the diamond readout the history shows (a few microseconds)
-        record["diamonds"] = cushion_diamonds(game.table, sim.events, shoot["cue_ball"])
-    return Outcome(ruling, record, shots, log_map, sim_s=t1 - t0, referee_s=t2 - t1, encode_s=t3 - t2)
+    r = simulated(game, seat, msg, shoot["cue_ball"])
+    if isinstance(r, Refusal):
+        return r
+    sim, sim_s = r
+    return ruled_stroke(game, ids, seat, msg, shoot["cue_ball"], sim, sim_s,
+                        lambda: game.apply_shot(seat, msg.call, sim), now)
 
 
 def lag_cue_ball(seat: int, lag_balls: Mapping[str, Any], layout: Mapping[int, Any]) -> int:
@@ -180,15 +211,12 @@ def lag_stroke(game: Any, ids: Tuple[Mapping[str, int], Mapping[str, int]], pend
     shots = [Shot(cue_ball=lag_cue_ball(s, lag_balls, layout), **both[s]["stroke"]) for s in (0, 1)]
     t0 = time.perf_counter()
     sim = simulate(game.table, layout, shots)
-    t1 = time.perf_counter()
-    ruling = game.apply_lag(sim)
-    t2 = time.perf_counter()
+    sim_s = time.perf_counter() - t0
+    ruling, log_map, referee_s, encode_s = _judged(lambda: game.apply_lag(sim), sim, ids)
     played = [{"seat": s, "seq": both[s]["seq"], "stroke": both[s]["stroke"], "call": None, "cue_ball": None} for s in (0, 1)]
-    log_map = protocol.encode_log(sim, *ids)
-    t3 = time.perf_counter()
     record = {"lag": True, "player": None, "strokes": [both[s]["stroke"] for s in (0, 1)], "log": log_map,
               "ts": time.time() if now is None else now}
-    return Outcome(ruling, record, played, log_map, sim_s=t1 - t0, referee_s=t2 - t1, encode_s=t3 - t2)
+    return Outcome(ruling, record, played, log_map, sim_s=sim_s, referee_s=referee_s, encode_s=encode_s)
 
 
 def decision(game: Any, seat: int, msg: I.Decision) -> Union[Outcome, Refusal]:

@@ -15,24 +15,20 @@ commits what these functions return.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 import msgpack
 
 import protocol
-from physics import Shot, simulate
 from protocol import inbound as I
 from protocol import limits as L
 from protocol import outbound as O
 from protocol.errors import ErrorCode
-from rules.base import IllegalAction
-from rules.carom.diamonds import cushion_diamonds
 from rules.drills import Drill, achieved, drill_by_id, game_at, solo_text
 from rules.position import Position, PositionError, decode, encode, validate
 from rules.registry import canonical_name, game_from_state, new_game
-from server.table.play import Outcome, Refusal, illegal
+from server.table.play import Outcome, Refusal, ruled_stroke, simulated
 
 #: disciplines a practice table cannot take: their games are practised one by one
 MULTI = ("pentathlon", "triathlon")
@@ -213,19 +209,6 @@ def place(game: Any, p: Practice, balls: Mapping[str, Tuple[float, float]]) -> U
         return Refusal(ErrorCode.BAD_POSITION, str(exc), "balls", rule="bad_field")
 
 
-def _simulate(game: Any, msg: Any, shoot: Mapping[str, Any]):
-    seat = striker(game)
-    try:
-        layout = game.prepare_shot(seat, msg.call, msg.cue_ball)
-    except IllegalAction as exc:
-        return illegal(exc)
-    try:
-        return seat, simulate(game.table, layout, Shot(cue_ball=shoot["cue_ball"], **msg.stroke))
-    except ValueError as exc:
-        key = str(exc).split(":", 1)[0]
-        return Refusal(ErrorCode.BAD_FIELD, str(exc), f"stroke.{key}" if key in msg.stroke else key)
-
-
 def stroke(game: Any, p: Practice, ids: Tuple[Mapping[str, int], Mapping[str, int]], seat: int, msg: I.Shot,
            shoot: Mapping[str, Any], now: Optional[float] = None) -> Union[Tuple[Outcome, Any], Refusal]:
     """Play ``msg`` from ``seat`` (shooter or coach) at the practice ``game``: ``(outcome, next game)`` (``game``
@@ -234,25 +217,15 @@ def stroke(game: Any, p: Practice, ids: Tuple[Mapping[str, int], Mapping[str, in
     if not shoot:
         return Refusal(ErrorCode.ILLEGAL_ACTION, "no stroke can be played now: take the decision on offer",
                        rule="no_stroke")
-    t0 = time.perf_counter()
-    r = _simulate(game, msg, shoot)
+    rseat = striker(game)
+    r = simulated(game, rseat, msg, shoot["cue_ball"])
     if isinstance(r, Refusal):
         return r
-    rseat, sim = r
-    t1 = time.perf_counter()
+    sim, sim_s = r
     d = p.the_drill()
-    met = achieved(d, game, rseat, sim) if d is not None else None
-    ruling = game.apply_shot(rseat, msg.call, sim)
-    t2 = time.perf_counter()
-    log_map = protocol.encode_log(sim, *ids)
-    t3 = time.perf_counter()
-    cue_ball = list(msg.cue_ball) if msg.cue_ball else None
-    shots = [{"seat": seat, "seq": msg.seq, "stroke": msg.stroke, "call": msg.call, "cue_ball": cue_ball}]
-    record = {"player": seat, "seq": msg.seq, "call": msg.call, "cue_ball_position": cue_ball, "stroke": msg.stroke,
-              "log": log_map, "ts": time.time() if now is None else now, "practice": True}
-    if game.table.kind == "carom":
-        record["diamonds"] = cushion_diamonds(game.table, sim.events, shoot["cue_ball"])
-    out = Outcome(ruling, record, shots, log_map, sim_s=t1 - t0, referee_s=t2 - t1, encode_s=t3 - t2)
+    met = achieved(d, game, rseat, sim) if d is not None else None   # before the referee changes the game
+    out = ruled_stroke(game, ids, seat, msg, shoot["cue_ball"], sim, sim_s,
+                       lambda: game.apply_shot(rseat, msg.call, sim), now, practice=True)
     if d is not None:
         out.ruling_extra = {"drill": {"id": d.id, "achieved": met}}
         out.text_extra = f"Drill: {'goal achieved' if met else 'goal missed'}"
@@ -267,10 +240,11 @@ def preview(game: Any, ids: Tuple[Mapping[str, int], Mapping[str, int]], msg: I.
         return Refusal(ErrorCode.ILLEGAL_ACTION, "no stroke can be played now: take the decision on offer",
                        rule="no_stroke")
     copy = game_from_state(game.to_state())
-    r = _simulate(copy, msg, shoot)
+    rseat = striker(copy)
+    r = simulated(copy, rseat, msg, shoot["cue_ball"])
     if isinstance(r, Refusal):
         return r
-    rseat, sim = r
+    sim = r[0]
     ruling = copy.apply_shot(rseat, msg.call, sim).to_dict()
     ruling["text"] = solo_text(ruling.get("text") or "")
     return protocol.encode_log(sim, *ids), ruling
