@@ -17,7 +17,6 @@ import time
 from typing import Any, Dict, List, Optional
 
 from protocol import inbound as I
-from protocol import outbound as O
 from protocol.errors import CloseCode, ErrorCode
 from server.conn import Connection
 from server.table.feed import PLAYER, SPECTATOR
