@@ -14,9 +14,15 @@ JIT time is counted). Then, shot by shot, billar simulates the shot ``--repeats`
 (its runs pooled): the two engines' timings of a shot lie milliseconds apart, so a change of
 machine load weighs on both. A shot's time is the median of its runs, and a workload's figure is
 the median over its shots. Times are wall-clock (``time.perf_counter``) and process CPU time
-(``time.process_time``) around the engine's simulate call only: for billar ``physics.simulate(table, balls, Shot(...))``
+(``time.process_time``) around the engine's simulate calls only: for billar ``physics.simulate(table, balls, Shot(...))``
 (validation and the ``SimResult`` included), for pooltool ``pt.simulate(system, engine,
-inplace=True)`` on a prepared ``System``.
+inplace=True)`` on a prepared ``System``. Each timing reads the clocks once around as many runs
+of the shot back to back as fill about ``--batch-ms`` (1 ms; sized by one untimed run, at least
+one run: every pooltool shot takes longer, so pooltool is timed run by run as before) and divides
+by their number, as ``timeit`` does: ``time.process_time`` is a system call (about 0.8 us on a
+2-core VM of ours, inside every interval) and billar's first run after pooltool's starts with
+cold caches; both are the clock's and the bench's costs, not the engine's. The former figure,
+one read of the clocks per billar run, is printed beside it.
 
 Printed (Markdown): per workload the median wall time per shot for each engine, the speed-up
 (pooltool / billar), the same ratio in process CPU time (``time.process_time``: on a loaded
@@ -192,8 +198,8 @@ class PooltoolSide:
             raise SystemExit(f"pooltool side failed (exit {self.proc.returncode}):\n{self._stderr.read()[-4000:]}")
         return json.loads(line)
 
-    def shot(self, workload: int, shot: int, repeats: int) -> dict:
-        return self._ask({"workload": workload, "shot": shot, "repeats": repeats})
+    def shot(self, workload: int, shot: int, repeats: int, batch_ms: float) -> dict:
+        return self._ask({"workload": workload, "shot": shot, "repeats": repeats, "batch_ms": batch_ms})
 
     def __enter__(self) -> "PooltoolSide":
         return self
@@ -250,28 +256,50 @@ def read_log(res) -> None:
             st.r, st.v, st.w
 
 
+def runs_per_read(single_s: float, batch_ms: float) -> int:
+    """Runs of a shot timed between two reads of the clocks: as many as fill about ``batch_ms`` given one
+    run's time ``single_s`` (s), at least one. The same rule for both engines (pooltool_side.py)."""
+    return max(1, math.ceil(batch_ms * 1e-3 / max(single_s, 1e-9)))
+
+
 def billar_shot(api, table_name: str, balls: dict, shot: dict, repeats: int, args) -> dict:
-    """Simulate one shot with billar ``repeats`` times; the record has pooltool_side.py's shape."""
+    """Simulate one shot with billar ``repeats`` times; the record has pooltool_side.py's shape.
+
+    ``wall_s``, ``cpu_s``: per run, each from one read of the clocks around :func:`runs_per_read` runs back
+    to back; ``cpu_read_s`` the same with the whole log read after each run (:func:`read_log`);
+    ``cpu_single_s``: per run from one read of the clocks around each single run (the bench's method
+    before 2026-12-07: ``time.process_time`` is a system call of about 0.8 us on this machine, inside
+    every interval, and the first run after pooltool's starts cold)."""
     simulate, Shot = api
     table = get_table(table_name)
-    rec = {"wall_s": [], "cpu_s": [], "cpu_read_s": [], "events": 0, "duration_s": 0.0, "capped": False, "first_contact": None,
-           "final": {}, "error": None}
+    rec = {"wall_s": [], "cpu_s": [], "cpu_read_s": [], "cpu_single_s": [], "runs_per_read": 1, "events": 0,
+           "duration_s": 0.0, "capped": False, "first_contact": None, "final": {}, "error": None}
     try:
         s = Shot(**shot)
         model = cushion_model_for(table_name, args)
-        res = None
+        ball_model, max_events = args.ball_model, args.max_events
+        t0 = time.perf_counter()
+        res = simulate(table, balls, s, cushion_model=model, ball_model=ball_model, max_events=max_events)
+        n = rec["runs_per_read"] = runs_per_read(time.perf_counter() - t0, args.batch_ms)
+        batch = range(n)
         for _ in range(max(1, repeats)):
             c0 = time.process_time()
             t0 = time.perf_counter()
-            res = simulate(table, balls, s, cushion_model=model, ball_model=args.ball_model, max_events=args.max_events)
+            for _ in batch:
+                res = simulate(table, balls, s, cushion_model=model, ball_model=ball_model, max_events=max_events)
             t1 = time.perf_counter()
-            rec["cpu_s"].append(time.process_time() - c0)
-            rec["wall_s"].append(t1 - t0)
+            rec["cpu_s"].append((time.process_time() - c0) / n)
+            rec["wall_s"].append((t1 - t0) / n)
         for _ in range(max(1, repeats)):
             c0 = time.process_time()
-            res = simulate(table, balls, s, cushion_model=model, ball_model=args.ball_model, max_events=args.max_events)
-            read_log(res)
-            rec["cpu_read_s"].append(time.process_time() - c0)
+            for _ in batch:
+                res = simulate(table, balls, s, cushion_model=model, ball_model=ball_model, max_events=max_events)
+                read_log(res)
+            rec["cpu_read_s"].append((time.process_time() - c0) / n)
+        for _ in range(max(1, repeats)):
+            c0 = time.process_time()
+            res = simulate(table, balls, s, cushion_model=model, ball_model=ball_model, max_events=max_events)
+            rec["cpu_single_s"].append(time.process_time() - c0)
         rec["events"] = len(res.events)
         rec["duration_s"] = float(res.events[-1].t) if res.events else 0.0
         rec["capped"] = bool(getattr(res, "capped", False))
@@ -306,12 +334,13 @@ def run_both(selected: Dict[str, list], request: dict, args):
             for si, (table_name, balls, shot) in enumerate(shots):
                 if api is not None:
                     before = billar_shot(api, table_name, balls, shot, repeats, args)
-                p_recs.append(side.shot(wi, si, repeats))
+                p_recs.append(side.shot(wi, si, repeats, args.batch_ms))
                 if api is not None:
                     after = billar_shot(api, table_name, balls, shot, repeats, args)
                     before["wall_s"].extend(after["wall_s"])
                     before["cpu_s"].extend(after["cpu_s"])
                     before["cpu_read_s"].extend(after["cpu_read_s"])
+                    before["cpu_single_s"].extend(after["cpu_single_s"])
                     b_recs.append(before)
             pooltool["workloads"].append({"name": name, "shots": p_recs})
             if billar is not None:
@@ -326,12 +355,15 @@ def shot_stats(shots: List[dict]) -> dict:
     """Medians over the shots that ran without error: wall time (s), CPU time (s), events, CPU s per event."""
     ok = [s for s in shots if s["error"] is None and s["wall_s"]]
     if not ok:
-        return {"n": 0, "errors": len(shots), "capped": 0, "wall": math.nan, "cpu": math.nan, "cpu_read": math.nan, "events": math.nan,
-                "per_event": math.nan}
+        return {"n": 0, "errors": len(shots), "capped": 0, "wall": math.nan, "cpu": math.nan, "cpu_read": math.nan,
+                "cpu_single": math.nan, "runs_per_read": 0, "events": math.nan, "per_event": math.nan}
     walls = [statistics.median(s["wall_s"]) for s in ok]
     cpus = [statistics.median(s["cpu_s"]) for s in ok]
     reads = [statistics.median(s["cpu_read_s"]) for s in ok if s.get("cpu_read_s")]
+    singles = [statistics.median(s["cpu_single_s"]) for s in ok if s.get("cpu_single_s")]
     return {
+        "cpu_single": statistics.median(singles) if singles else math.nan,
+        "runs_per_read": statistics.median(s.get("runs_per_read", 1) for s in ok),
         "cpu": statistics.median(cpus),
         "cpu_read": statistics.median(reads) if reads else math.nan,
         "n": len(ok),
@@ -423,17 +455,19 @@ def render(info: dict, request: dict, billar: Optional[dict], pooltool: dict, ar
     )
     warm_b = f"billar {billar['warmup_s']:.2f} s, " if billar else ""
     lines.append(
-        f"Per shot: median of {args.repeats} runs ({args.break_repeats} for a break; billar: twice that, right before and after pooltool's), "
-        f"then the median over the shots; "
+        f"Per shot: median of {args.repeats} timings ({args.break_repeats} for a break; billar: twice that, right before and after pooltool's), "
+        f"each one read of the clocks around as many runs back to back as fill about {args.batch_ms:g} ms, divided by their number "
+        f"(runs per read in the table); then the median over the shots; "
         f"untimed warm-up pass first ({warm_b}pooltool {pooltool['warmup_s']:.1f} s incl. numba JIT)."
     )
     lines.append("")
     lines.append(
         "| workload | shots | billar ms/shot | pooltool ms/shot | speed-up | speed-up in CPU time "
-        "| in CPU time, billar's log read in full | billar events/shot "
+        "| in CPU time, billar's log read in full | in CPU time, one billar run per clock read | runs per clock read, billar / pooltool "
+        "| billar events/shot "
         "| pooltool events/shot | billar CPU us/event | pooltool CPU us/event | per-event speed-up |"
     )
-    lines.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    lines.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     notes = []
     agree_rows = []
     b_by_name = {w["name"]: w for w in billar["workloads"]} if billar else {}
@@ -444,14 +478,14 @@ def render(info: dict, request: dict, billar: Optional[dict], pooltool: dict, ar
         if billar:
             sb = shot_stats(b_by_name[name]["shots"])
         else:
-            sb = {"n": 0, "errors": 0, "capped": 0, "wall": math.nan, "cpu": math.nan, "cpu_read": math.nan, "events": math.nan,
-                  "per_event": math.nan}
+            sb = shot_stats([])
         cpu_speed = _ratio(sp["cpu"], sb["cpu"])
         if billar and not math.isnan(sb["cpu"]) and not math.isnan(sp["cpu"]) and sp["cpu"] / sb["cpu"] < GOAL:
             cpu_speed += f" (below {GOAL:.0f}x)"
         lines.append(
             f"| {name} | {len(wpt['shots'])} | {_ms(sb['wall'])} | {_ms(sp['wall'])} | {_ratio(sp['wall'], sb['wall'])} | {cpu_speed} "
-            f"| {_ratio(sp['cpu'], sb['cpu_read'])} | {_events(sb)} | {_events(sp)} "
+            f"| {_ratio(sp['cpu'], sb['cpu_read'])} | {_ratio(sp['cpu'], sb['cpu_single'])} "
+            f"| {sb['runs_per_read']:g} / {sp['runs_per_read']:g} | {_events(sb)} | {_events(sp)} "
             f"| {_us(sb['per_event'])} | {_us(sp['per_event'])} | {_ratio(sp['per_event'], sb['per_event'])} |"
         )
         for who, st in (("billar", sb), ("pooltool", sp)):
@@ -486,6 +520,9 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="billar vs pooltool 0.6.0: median wall time per shot, events per shot, speed-up.")
     ap.add_argument("--repeats", type=int, default=5, help="timed runs of each shot of a many-shot workload (default 5)")
     ap.add_argument("--break-repeats", type=int, default=15, help="timed runs of a one-shot workload (default 15)")
+    ap.add_argument("--batch-ms", type=float, default=1.0,
+                    help="each timing reads the clocks once around as many runs of the shot as fill about this long "
+                         "(default 1 ms; 0: one run per read); the same rule for both engines")
     ap.add_argument("--only", action="append", metavar="NAME", help=f"run only these workloads (of {list(wl.WORKLOADS)})")
     ap.add_argument("--cushion-model", choices=["han_2005", "mathavan_2010"], help="cushion model for both engines (default: each table's default)")
     ap.add_argument(
@@ -502,6 +539,8 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if args.repeats < 1 or args.break_repeats < 1:
         ap.error("--repeats and --break-repeats must be >= 1")
+    if not (0.0 <= args.batch_ms <= 1000.0):
+        ap.error("--batch-ms must be in [0, 1000]")
 
     names = args.only or list(wl.WORKLOADS)
     unknown = [n for n in names if n not in wl.WORKLOADS]

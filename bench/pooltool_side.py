@@ -29,12 +29,15 @@ Answer, after an untimed pass over every shot (numba JIT)::
 
     {"pooltool": "0.6.0", "numba": str, "numpy": str, "python": str, "warmup_s": s}
 
-Then, per line ``{"workload": index, "shot": index, "repeats": n}``, one line::
+Then, per line ``{"workload": index, "shot": index, "repeats": n, "batch_ms": ms}``, one line::
 
-    {"wall_s": [s per repeat], "cpu_s": [process CPU s per repeat], "events": int, "duration_s": s, "capped": bool,
+    {"wall_s": [s per run], "cpu_s": [process CPU s per run], "runs_per_read": int, "events": int, "duration_s": s, "capped": bool,
      "first_contact": [kind, what] | null, "final": {"<id>": [x, y] | null}, "error": str | null}
 
-The script ends at the end of its input.
+Each of the ``repeats`` timings reads the clocks once around as many back-to-back runs of the shot
+as fill about ``batch_ms`` (one untimed run sizes it; at least one run, each on its own fresh copy
+made before the clocks are read) and gives their time divided by their number: the bench's rule
+for both engines (bench/physics_vs_pooltool.py). The script ends at the end of its input.
 
 ``events`` counts the physical events of the shot (the strike, collisions, pocketings and
 motion transitions), as billar's log does: pooltool's two ``NONE`` markers (start and end of
@@ -72,6 +75,7 @@ temporary directory (this script refuses to run otherwise, to leave the user's h
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 import time
@@ -289,20 +293,27 @@ class Workload:
             t = self._templates[i] = build_system(self.table, self.tj, item["balls"], item["shot"])
         return t
 
-    def run_shot(self, i: int, repeats: int) -> dict:
-        """Simulate shot ``i`` ``repeats`` times on fresh copies; wall and CPU time around ``pt.simulate`` only."""
-        rec = {"wall_s": [], "cpu_s": [], "events": 0, "duration_s": 0.0, "capped": False, "first_contact": None, "final": {}, "error": None}
+    def run_shot(self, i: int, repeats: int, batch_ms: float = 0.0) -> dict:
+        """Simulate shot ``i`` ``repeats`` times (each timing over a batch of runs, see the module docstring) on
+        fresh copies; wall and CPU time around ``pt.simulate`` only."""
+        rec = {"wall_s": [], "cpu_s": [], "runs_per_read": 1, "events": 0, "duration_s": 0.0, "capped": False,
+               "first_contact": None, "final": {}, "error": None}
         try:
             template = self.template(i)
-            system = None
+            system = template.copy()
+            t0 = time.perf_counter()
+            pt.simulate(system, engine=self.engine, inplace=True, max_events=self.max_events)
+            n = max(1, math.ceil(batch_ms * 1e-3 / max(time.perf_counter() - t0, 1e-9)))
+            rec["runs_per_read"] = n
             for _ in range(max(1, repeats)):
-                system = template.copy()
+                systems = [template.copy() for _ in range(n)]
                 c0 = time.process_time()
                 t0 = time.perf_counter()
-                pt.simulate(system, engine=self.engine, inplace=True, max_events=self.max_events)
+                for system in systems:
+                    pt.simulate(system, engine=self.engine, inplace=True, max_events=self.max_events)
                 t1 = time.perf_counter()
-                rec["cpu_s"].append(time.process_time() - c0)
-                rec["wall_s"].append(t1 - t0)
+                rec["cpu_s"].append((time.process_time() - c0) / n)
+                rec["wall_s"].append((t1 - t0) / n)
             rec["events"] = sum(1 for ev in system.events if ev.event_type != EventType.NONE)
             rec["duration_s"] = float(system.t)
             rec["capped"] = bool(self.max_events and rec["events"] > self.max_events)
@@ -343,7 +354,8 @@ def main() -> None:
         if not line.strip():
             continue
         ask = json.loads(line)
-        _send(workloads[int(ask["workload"])].run_shot(int(ask["shot"]), int(ask.get("repeats", 1))))
+        _send(workloads[int(ask["workload"])].run_shot(int(ask["shot"]), int(ask.get("repeats", 1)),
+                                                       float(ask.get("batch_ms", 0.0))))
 
 
 if __name__ == "__main__":
