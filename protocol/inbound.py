@@ -335,6 +335,17 @@ SEAT_ACTIONS = (Shot, Decision, Resign, Claim, RematchOffer, RematchAccept) + PR
 """Messages that need the seat's token (and a connection bound to that seat)."""
 
 
+_SPECS: Dict[type, Dict[str, Tuple[Any, bool]]] = {}
+
+
+def _spec(cls: type) -> Dict[str, Tuple[Any, bool]]:
+    """A message class's fields as {name: (check, required)}, read once from its dataclass fields."""
+    spec = {f.name: (f.metadata.get("check"), f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
+            for f in dataclasses.fields(cls)}
+    _SPECS[cls] = spec
+    return spec
+
+
 def parse(obj: Any) -> Inbound:
     """Validate a decoded msgpack value and build its message.
 
@@ -353,17 +364,17 @@ def parse(obj: Any) -> Inbound:
     if cls is None:
         shown = t[:32] + ("..." if len(t) > 32 else "")
         raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"type: unknown message type {shown!r}", field="type")
-    spec = {f.name: f for f in dataclasses.fields(cls)}
+    spec = _SPECS.get(cls) or _spec(cls)
     for k in obj:
         if k != "type" and k not in spec:
             name = k if isinstance(k, str) and len(k) <= 32 else "<key>"
             raise ProtocolError(ErrorCode.UNKNOWN_FIELD, f"{name}: unknown field of {t}", field=name, ref=t)
     kwargs = {}
     try:
-        for name, f in spec.items():
+        for name, (check, required) in spec.items():
             if name in obj:
-                kwargs[name] = f.metadata["check"](obj[name], name)
-            elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                kwargs[name] = check(obj[name], name)
+            elif required:
                 raise ProtocolError(ErrorCode.MISSING_FIELD, f"{name}: required by {t}", field=name)
     except ProtocolError as exc:
         exc.ref = t

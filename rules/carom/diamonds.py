@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
 
+from physics.events import BallState, Event
 from physics.table import Table
 
 LONG_DIAMONDS = 8  # diamonds along a long rail
@@ -58,6 +59,8 @@ def diamond_at(table: Table, cushion: str, r: Tuple[float, float]) -> Optional[T
 
 
 def _fields(e: Any) -> Tuple[str, List[int], Optional[str], Any]:
+    if type(e) is Event:  # the engine's log (the check against typing's Mapping costs microseconds each)
+        return e.kind, e.balls, e.cushion, e.states
     if isinstance(e, Mapping):
         return e["kind"], list(e.get("balls") or ()), e.get("cushion"), e.get("states") or {}
     return e.kind, list(e.balls), e.cushion, e.states
@@ -65,11 +68,11 @@ def _fields(e: Any) -> Tuple[str, List[int], Optional[str], Any]:
 
 def _centre(states: Any, ball: int) -> Optional[Tuple[float, float]]:
     s = states.get(ball)
-    if s is None and isinstance(states, Mapping):
+    if s is None and (type(states) is dict or isinstance(states, Mapping)):
         s = states.get(str(ball))
     if s is None:
         return None
-    r = s["r"] if isinstance(s, Mapping) else s.r
+    r = s.r if type(s) is BallState else (s["r"] if isinstance(s, Mapping) else s.r)
     return (float(r[0]), float(r[1]))
 
 

@@ -34,7 +34,7 @@ class Seat:
     """A seat: the player, the hash of its resume token, the bound connection and the sequence numbers."""
 
     __slots__ = ("player", "name", "token_hash", "session", "last_seq", "last_v", "grace_until", "account", "rating",
-                 "provisional")
+                 "provisional", "proved")
 
     def __init__(self, player: str, name: str, token_hash: str, last_seq: int = -1, last_v: int = 0,
                  account: Optional[int] = None, rating: Optional[int] = None, provisional: Optional[bool] = None):
@@ -44,6 +44,7 @@ class Seat:
         self.grace_until: Optional[float] = None
         self.account, self.rating = account, rating  # the logged-in player's account, its rating when seated
         self.provisional = provisional  # that rating's RD was high (shown "1500?"); None with no rating
+        self.proved: Optional[tuple] = None  # (token_hash, token bytes) last matched: seat_with_token skips the hash
 
     def to_state(self) -> Dict[str, Any]:
         return {"player": self.player, "name": self.name, "token_hash": self.token_hash, "last_seq": self.last_seq,
@@ -61,10 +62,18 @@ class Seat:
 
 
 def seat_with_token(t: Any, token: str) -> Optional[int]:
-    """The seat ``token`` opens at table ``t`` (constant-time comparison), or None."""
+    """The seat ``token`` opens at table ``t`` (constant-time comparisons), or None.
+
+    A token that opened a seat is remembered with the seat's hash at the time: while the hash is
+    the same object, the same token opens the seat without hashing again (a SHA-256 a stroke)."""
+    raw = token.encode()
+    for i, s in enumerate(t.seats):
+        if s is not None and s.proved is not None and s.proved[0] is s.token_hash and hmac.compare_digest(s.proved[1], raw):
+            return i
     h = token_hash(token)
     for i, s in enumerate(t.seats):
         if s is not None and hmac.compare_digest(s.token_hash, h):
+            s.proved = (s.token_hash, raw)
             return i
     return None
 

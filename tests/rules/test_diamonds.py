@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from types import SimpleNamespace
 
 import pytest
 
@@ -50,8 +51,11 @@ def test_a_simulated_stroke_square_into_the_long_rail_reads_its_diamond():
     r = cushion_diamonds(CAROM, sim.events)
     assert r[:2] == [{"n": 1, "cushion": "Lf", "rail": "long", "diamond": 5.0},
                      {"n": 2, "cushion": "R", "rail": "long", "diamond": 5.0}]
-    # the Event objects and their JSON read the same
+    # the Event objects, their JSON and any objects with the same attributes read the same
     assert cushion_diamonds(CAROM, sim.to_json()["events"]) == r
+    ducks = [SimpleNamespace(kind=e.kind, balls=list(e.balls), cushion=e.cushion,
+                             states={b: SimpleNamespace(r=s.r) for b, s in e.states.items()}) for e in sim.events]
+    assert cushion_diamonds(CAROM, ducks) == r
 
 
 def test_the_golden_umbrella_reads_as_computed_from_its_logged_contacts():

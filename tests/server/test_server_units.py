@@ -1,4 +1,5 @@
-"""Small pieces of the server without a network: lag cue balls, token bucket, metrics text, write merging, settings."""
+"""Small pieces of the server without a network: lag cue balls, seat tokens, token bucket, metrics text, write
+merging, settings."""
 
 import pytest
 
@@ -7,6 +8,7 @@ from server.metrics import Metrics, parse_text
 from server.ratelimit import TokenBucket
 from server.store import TableWrite
 from server.table.play import lag_cue_ball
+from server.table.seats import Seat, seat_with_token, token_hash
 
 
 def test_lag_cue_ball_from_either_form_of_lag_balls():
@@ -15,6 +17,18 @@ def test_lag_cue_ball_from_either_form_of_lag_balls():
     assert lag_cue_ball(0, {"0": [0.6, 0.3175], "1": [0.6, 0.9525]}, layout) == 0  # 14.1: seat -> start position
     assert lag_cue_ball(1, {"0": [0.6, 0.9525], "1": [0.6, 0.3175]}, layout) == 0
     assert lag_cue_ball(1, {}, layout) == 1
+
+
+def test_a_seat_token_opens_its_seat_only_while_the_seat_keeps_its_hash():
+    class T:
+        seats = [Seat("p0", "Ann", token_hash("a" * 24)), Seat("p1", "Bob", token_hash("b" * 24))]
+
+    assert [seat_with_token(T, "a" * 24), seat_with_token(T, "b" * 24), seat_with_token(T, "c" * 24)] == [0, 1, None]
+    assert T.seats[1].proved == (T.seats[1].token_hash, b"b" * 24)
+    assert seat_with_token(T, "b" * 24) == 1  # remembered: the same answer without hashing
+    T.seats[1].token_hash = token_hash("d" * 24)  # the seat's token changed (a computer seat given a new one)
+    assert seat_with_token(T, "b" * 24) is None and seat_with_token(T, "d" * 24) == 1
+    assert seat_with_token(T, "a" * 23) is None and seat_with_token(T, "a" * 24) == 0
 
 
 def test_token_bucket_refills_over_time():
