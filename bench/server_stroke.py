@@ -33,6 +33,7 @@ import protocol  # noqa: E402
 from physics import Shot, get_table, simulate  # noqa: E402
 from protocol import inbound as I  # noqa: E402
 from protocol import outbound as O  # noqa: E402
+from server.metrics import SHOT_STAGES  # noqa: E402
 
 
 def timed(fn, n):
@@ -145,7 +146,7 @@ async def server_table(n_tables: int, n_strokes: int):
     print("| stage | strokes | mean per stroke (us) |")
     print("|---|---|---|")
     total = 0.0
-    for stage in ("simulate", "referee", "encode", "message", "persist", "broadcast"):
+    for stage in SHOT_STAGES:
         s = h.series.get((stage,))
         count = int(sum(s[:-1]))
         mean = s[-1] / count * 1e6

@@ -50,8 +50,8 @@ from websockets.exceptions import ConnectionClosed
 
 import protocol
 from protocol import inbound as I
+from server.metrics import SHOT_STAGES as STAGES
 
-STAGES = ("simulate", "referee", "encode", "message", "persist", "broadcast")
 CONFIG = {"lag_mode": "random", "distance": 10000}  # a distance nobody reaches: every table plays on
 CONNS_PER_GENERATOR = 12_000  # connections one worker process opens at most (fd limit 20,000; CPU)
 

@@ -86,7 +86,10 @@ def _num(v: float) -> str:
     return str(int(v)) if float(v).is_integer() else repr(v)
 
 
-SHOT_STAGES = ("simulate", "referee", "persist", "broadcast")
+#: the stages of ``billar_shot_latency_seconds``, in a stroke's order: simulate (physics), referee, encode (the wire
+#: event log), message (the stroke message and its record built and batched), persist (the table's write in Redis),
+#: broadcast (to the table's connections); each observed once per stroke (server/table/actor.py)
+SHOT_STAGES = ("simulate", "referee", "encode", "message", "persist", "broadcast")
 
 
 class Metrics:
@@ -120,8 +123,7 @@ class Metrics:
         self.gaps_recovered = Counter("billar_cluster_gaps_recovered_total", "Relayed streams refilled from the persisted history")
         self.cluster_resyncs = Counter("billar_cluster_resyncs_total", "Snapshots asked of an owner for a connection here")
         self.shot_latency = Histogram(
-            "billar_shot_latency_seconds", "Time per stroke by stage (simulate, referee, encode: the wire log, message: the stroke message "
-            "and its record built and batched, persist, broadcast)", ["stage"]
+            "billar_shot_latency_seconds", "Time per stroke by stage (" + ", ".join(SHOT_STAGES) + "; see SHOT_STAGES)", ["stage"]
         )
         self.gc_pause = Histogram(
             "billar_gc_pause_seconds", "Garbage-collector pauses of this process (the event loop stands still), by generation",

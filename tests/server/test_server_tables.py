@@ -10,6 +10,7 @@ import protocol
 from physics import get_table
 from protocol import inbound as I
 from protocol.errors import CloseCode
+from server.metrics import SHOT_STAGES
 
 LOG_NAMES = tuple({v: k for k, v in m.items()} for m in protocol.preset_ids(get_table("pool-9ft").to_json()))
 
@@ -90,7 +91,7 @@ async def test_stroke_broadcast_sequence_numbers_and_spectator_bytes(server):
     m = metrics(server)
     assert m["billar_strokes_total"] == (2 if kind == "stroke" else 1)
     assert m["billar_spectators"] == 1 and m["billar_tables_active"] == 1 and m["billar_connections"] == 3
-    for stage in ("simulate", "referee", "encode", "message", "persist", "broadcast"):  # one per stroke each
+    for stage in SHOT_STAGES:  # one per stroke each
         assert m[f'billar_shot_latency_seconds_count{{stage="{stage}"}}'] == m["billar_strokes_total"], stage
 
 
