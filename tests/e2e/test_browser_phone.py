@@ -3,7 +3,8 @@ sideways. The page is never wider than the device (under mobile emulation ``inne
 with the content, so ``document.documentElement.scrollWidth`` is compared with the device width),
 the lobby's buttons are on the screen, the whole table is visible, upright it takes the full
 width with the controls below and the loupe around the cue ball, sideways the balls are at least
-14 CSS px across. A phone player lags with taps. Screenshots of each screen are kept.
+14 CSS px across. A phone player lags with taps; the controls of the cards below the table stay
+inside their cards, both ways up. Screenshots of each screen are kept.
 """
 
 from __future__ import annotations
@@ -17,6 +18,29 @@ from test_browser_defects import two_players
 
 PORTRAIT = (390, 844)
 LANDSCAPE = (844, 390)
+
+
+# every control of each card beside the table (the stroke controls, the strokes, the options, ...) lies within its
+# card's width, and no two cards overlap (at 844x390 the aim's "+1" stuck out of its card over the next one: QA)
+CARD_OVERFLOWS = """() => {
+    const cards = [...document.querySelectorAll('.table-view .side > *')].filter((c) => c.offsetParent !== null);
+    const boxes = cards.map((c) => c.getBoundingClientRect());
+    const out = [];
+    cards.forEach((c, i) => {
+        const r = boxes[i];
+        for (const e of c.querySelectorAll('button, input, select, canvas, output, textarea')) {
+            const q = e.getBoundingClientRect();
+            if (e.offsetParent === null || q.width === 0) continue;
+            if (q.left < r.left - 0.5 || q.right > r.right + 0.5)
+                out.push(`${c.className}: ${e.id || e.textContent} at ${q.left}-${q.right}, card ${r.left}-${r.right}`);
+        }
+        boxes.forEach((o, j) => {
+            if (j > i && r.left < o.right - 0.5 && o.left < r.right - 0.5 && r.top < o.bottom - 0.5 && o.top < r.bottom - 0.5)
+                out.push(`${c.className} overlaps ${cards[j].className}`);
+        });
+    });
+    return out;
+}"""
 
 
 def phone(browser, live_server, name, size):
@@ -142,6 +166,7 @@ def test_a_phone_player_upright_lags_with_taps(browser, live_server, artifacts):
         assert dock[0] >= 0 and dock[1] >= 0 and dock[2] <= size[0] and dock[3] <= size[1], (tag, dock)
         assert not P.page.evaluate("""() => { const r = document.querySelector('#shoot-btn').getBoundingClientRect();
                                              return r.bottom > 0 && r.top < innerHeight; }"""), "the panel's Shoot is on screen too"
+        assert P.page.is_visible("#aim-phi") and P.page.evaluate(CARD_OVERFLOWS) == [], tag
         if tag == "landscape":
             assert not P.page.is_visible("#hud-shoot"), "the HUD's Shoot shows under the dock's (QA: they overlapped)"
             P.redraw()
