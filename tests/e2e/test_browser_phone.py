@@ -192,3 +192,29 @@ def test_a_phone_player_upright_lags_with_taps(browser, live_server, artifacts):
     assert page_width(P) <= PORTRAIT[0]
     for p in (P, D):
         assert not p.errors, f"{p.name}: {p.errors}"
+
+
+def test_a_phone_player_sideways_scrolled_down_to_the_controls_is_shown_the_game_over_summary(browser, live_server, artifacts):
+    P = phone(browser, live_server, "Pia", LANDSCAPE)
+    P.open()
+    P.page.select_option("#discipline", "straight_pool")
+    P.page.fill("#target", "3")
+    P.page.tap("#create-btn")
+    P.wait_table()
+    D = ClientPage(browser.new_context(viewport={"width": 1280, "height": 800}).new_page(), live_server.url, "Desk")
+    D.open(f"#/table/{P.table_id()}")
+    D.wait_table()
+    D.page.click("#take-seat-btn")
+    D.page.wait_for_function("() => window.billar.table.debug().mySeat === 1")
+    P.page.wait_for_function("() => window.billar.table.debug().canShoot", timeout=15000)
+    # the player scrolls down to the stroke card below the table; the opponent resigns meanwhile
+    P.page.evaluate("document.querySelector('#shoot-btn').scrollIntoView({ block: 'center' })")
+    assert P.page.evaluate("window.scrollY") > LANDSCAPE[1], "the page did not scroll away from the table"
+    D.resign()
+    P.page.wait_for_selector("[data-testid=match-summary]", state="visible", timeout=15000)
+    P.page.wait_for_function("""() => { const r = document.querySelector('[data-testid=match-summary]').getBoundingClientRect();
+                                        return r.top >= 0 && r.bottom <= innerHeight && r.height > 100; }""", timeout=5000)
+    assert P.page.text_content("[data-testid=summary-result]").startswith("Pia wins")
+    assert P.page.is_visible("#summary-close")
+    P.page.screenshot(path=os.path.join(artifacts, "phone-summary-landscape.png"))
+    assert not P.errors and not D.errors

@@ -2,7 +2,8 @@
  * The end-of-match summary, over the table when a game is over: who won and the score, then for
  * each player the points, innings, high run, average, strokes played and fouls (from the
  * scoreboard and the game's history), with a rematch button for the players and the replay link.
- * Closed with its button; it comes back for the next game.
+ * Closed with its button; it comes back for the next game. When it first shows for a game, it is
+ * scrolled into view if the page was scrolled away from the table.
  */
 
 import type { GameModelView } from "./summarymodel";
@@ -22,6 +23,7 @@ export class MatchSummary {
   readonly el: HTMLElement;
   private closedFor = "";
   private key = "";
+  private shownFor = "";
 
   constructor() {
     this.el = h("section", { class: "match-summary", "data-testid": "match-summary", role: "dialog", "aria-label": "Game over", hidden: true });
@@ -75,6 +77,13 @@ export class MatchSummary {
         ),
       ),
     );
+    if (this.shownFor !== gameKey) {
+      // the game has just ended: a player scrolled down to the stroke controls (a phone held sideways)
+      // would not see the summary over the table, so it is brought into view once
+      this.shownFor = gameKey;
+      const r = this.el.getBoundingClientRect();
+      if (r.top < 0 || r.bottom > window.innerHeight) this.el.scrollIntoView?.({ block: "center" });
+    }
   }
 
   private close(gameKey: string): void {
