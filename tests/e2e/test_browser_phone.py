@@ -130,20 +130,26 @@ def test_phone_layouts(browser, live_server, artifacts):
     assert not P.errors and not C.errors
 
 
-def test_a_phone_player_upright_lags_with_taps(browser, live_server, artifacts):
-    D = ClientPage(browser.new_context(viewport={"width": 1280, "height": 800}).new_page(), live_server.url, "Desk")
-    P = phone(browser, live_server, "Pia", PORTRAIT)
+def phone_against_desktop(browser, live_server, size):
+    """Pia on a phone held ``size`` creates a 14.1 table to 3 with taps, Desk on a desktop takes the other seat;
+    returns (Pia, Desk) once Pia may play the lag."""
+    P = phone(browser, live_server, "Pia", size)
     P.open()
     P.page.select_option("#discipline", "straight_pool")
     P.page.fill("#target", "3")
     P.page.tap("#create-btn")
     P.wait_table()
-    tid = P.table_id()
-    D.open(f"#/table/{tid}")
+    D = ClientPage(browser.new_context(viewport={"width": 1280, "height": 800}).new_page(), live_server.url, "Desk")
+    D.open(f"#/table/{P.table_id()}")
     D.wait_table()
     D.page.click("#take-seat-btn")
     D.page.wait_for_function("() => window.billar.table.debug().mySeat === 1")
     P.page.wait_for_function("() => window.billar.table.debug().canShoot", timeout=15000)
+    return P, D
+
+
+def test_a_phone_player_upright_lags_with_taps(browser, live_server, artifacts):
+    P, D = phone_against_desktop(browser, live_server, PORTRAIT)
     # upright, the loupe magnifies the area around the cue ball
     assert P.page.is_checked("#zoom-toggle")
     P.redraw()
@@ -195,18 +201,7 @@ def test_a_phone_player_upright_lags_with_taps(browser, live_server, artifacts):
 
 
 def test_a_phone_player_sideways_scrolled_down_to_the_controls_is_shown_the_game_over_summary(browser, live_server, artifacts):
-    P = phone(browser, live_server, "Pia", LANDSCAPE)
-    P.open()
-    P.page.select_option("#discipline", "straight_pool")
-    P.page.fill("#target", "3")
-    P.page.tap("#create-btn")
-    P.wait_table()
-    D = ClientPage(browser.new_context(viewport={"width": 1280, "height": 800}).new_page(), live_server.url, "Desk")
-    D.open(f"#/table/{P.table_id()}")
-    D.wait_table()
-    D.page.click("#take-seat-btn")
-    D.page.wait_for_function("() => window.billar.table.debug().mySeat === 1")
-    P.page.wait_for_function("() => window.billar.table.debug().canShoot", timeout=15000)
+    P, D = phone_against_desktop(browser, live_server, LANDSCAPE)
     # the player scrolls down to the stroke card below the table; the opponent resigns meanwhile
     P.page.evaluate("document.querySelector('#shoot-btn').scrollIntoView({ block: 'center' })")
     assert P.page.evaluate("window.scrollY") > LANDSCAPE[1], "the page did not scroll away from the table"
