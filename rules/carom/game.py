@@ -192,7 +192,8 @@ class CaromGame(Lag, MatchFormat, CaromFouls, GameBase):
         Carom never has ball in hand nor a call: ``shoot`` is ``{"cue_ball", "in_hand": None,
         "call": "none", "balls": [], "pockets": [], "lag": bool}``; during the lag ``cue_ball`` is
         None and ``lag_balls`` maps each seat (as a str) to the start [x, y] of its lag ball
-        (seat s lags ball s). Decisions: ``CHOOSE_BREAKER``, ``STARTING_SPOT`` (at a break),
+        (seat s lags ball s). Decisions: ``CHOOSE_BREAKER``, ``STARTING_SPOT`` (at a break; its one arg the spot
+        the cue ball is not on),
         ``PLAY_ON``/``SET_UP`` (touching balls), ``EXTENSION`` (shot clock, while time-outs last).
         """
         out = {"player": self.to_act, "phase": self.phase, "shoot": None, "decisions": []}
@@ -203,8 +204,8 @@ class CaromGame(Lag, MatchFormat, CaromFouls, GameBase):
         elif self.phase in (BREAK, PLAY):
             out["shoot"] = {"cue_ball": self.cue_ball(self.striker), "in_hand": None, "call": "none", "balls": [],
                             "pockets": [], "lag": False}
-            if self.phase == BREAK:
-                out["decisions"].append({"name": D_STARTING_SPOT, "args": ["left", "right"]})
+            if self.phase == BREAK:  # the other spot than the cue ball's (C5: the breaker's choice, which may change)
+                out["decisions"].append({"name": D_STARTING_SPOT, "args": ["left" if self.spot_side == "right" else "right"]})
         elif self.phase == CHOOSE_BREAKER:
             out["decisions"].append({"name": D_CHOOSE_BREAKER, "args": [0, 1]})
         elif self.phase == DECISION:
@@ -375,7 +376,7 @@ class CaromGame(Lag, MatchFormat, CaromFouls, GameBase):
     # ----- decisions -----------------------------------------------------------------------
     def apply_decision(self, player, decision, arg=None) -> Ruling:
         """An option on offer: ``CHOOSE_BREAKER`` (arg seat 0 or 1; the lag winner, C4),
-        ``STARTING_SPOT`` (arg ``left`` or ``right``; the breaker, C5), ``PLAY_ON`` / ``SET_UP``
+        ``STARTING_SPOT`` (arg ``left`` or ``right``, the spot the cue ball is not on; the breaker, C5), ``PLAY_ON`` / ``SET_UP``
         (touching balls, C15-C16), ``EXTENSION`` (shot clock, C24). Raises :class:`IllegalAction` (``no_such_decision``,
         ``bad_argument``, ``not_your_turn``, ...) without changing the state.
         """
@@ -397,6 +398,8 @@ class CaromGame(Lag, MatchFormat, CaromFouls, GameBase):
         elif decision == D_STARTING_SPOT:
             if arg not in ("left", "right"):
                 raise IllegalAction("bad_argument", f"arg: starting spot 'left' or 'right', got {arg!r}", "arg")
+            if arg == self.spot_side:
+                raise IllegalAction("bad_argument", f"arg: the cue ball is on the {arg} starting spot already", "arg")
             cue = self.cue_ball(seat)
             spot = as_xy(self.table.starting_spots[arg])
             self.positions[cue] = spot

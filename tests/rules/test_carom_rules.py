@@ -228,10 +228,17 @@ def test_random_lag_is_seeded_and_kept_in_the_state():
 def test_starting_spot_choice():
     g = Libre(config={"breaker": 1})
     assert g.cue_ball(1) == W and g.layout() == BREAK_LAYOUT
-    assert g.legal_actions()["decisions"] == [{"name": "STARTING_SPOT", "args": ["left", "right"]}]
+    # the cue ball starts on the right spot: the left one is on offer (QA: both stayed on offer, and each click of
+    # the spot already taken was another entry of the game's history)
+    assert g.legal_actions()["decisions"] == [{"name": "STARTING_SPOT", "args": ["left"]}]
+    _unchanged(g, lambda: g.apply_decision(1, "STARTING_SPOT", "right"), "bad_argument")
     r = g.apply_decision(1, "STARTING_SPOT", "left").to_dict()
     assert close(g.layout()[W], STL) and r["placed"] == {"0": list(STL)} and g.phase == "break"
     assert g.prepare_shot(1) == {RD: TOP, Y: BOT, W: STL}
+    assert g.legal_actions()["decisions"] == [{"name": "STARTING_SPOT", "args": ["right"]}]
+    _unchanged(g, lambda: g.apply_decision(1, "STARTING_SPOT", "left"), "bad_argument")
+    g.apply_decision(1, "STARTING_SPOT", "right")  # the breaker may change their mind before the stroke
+    assert g.layout() == BREAK_LAYOUT and g.legal_actions()["decisions"] == [{"name": "STARTING_SPOT", "args": ["left"]}]
 
 
 @pytest.mark.parametrize("t_red,t_other,foul", [(0.3004, 0.3000, False), (0.3006, 0.3000, True), (0.3000, 0.3004, False)])
