@@ -62,8 +62,8 @@ class Num:
 
 class Str:
     """A string of ``min_len..max_len`` characters, optionally matching ``pattern`` (full match: a class of
-    visible ASCII characters); without a pattern, no control, invisible format or blank character, and at
-    least one visible one."""
+    visible ASCII characters); without a pattern, no control, invisible format or blank character, at
+    least one visible one and at most :data:`MAX_STACKED_MARKS` combining marks in a row."""
 
     def __init__(self, max_len: int, min_len: int = 1, pattern: Optional[str] = None, strip: bool = False):
         self.max_len, self.min_len, self.strip = max_len, min_len, strip
@@ -90,7 +90,26 @@ class Str:
             raise bad(path, "must not contain control or invisible formatting characters")
         if v and all(c.isspace() or _joiner(c) for c in v):
             raise bad(path, "must contain a visible character")
+        if _stacked_marks(v) > MAX_STACKED_MARKS:
+            raise bad(path, f"must not stack more than {MAX_STACKED_MARKS} accents or other combining marks on a letter")
         return v
+
+
+#: combining marks allowed in a row on one letter: Vietnamese takes two, pointed Hebrew three or four; more is a
+#: tower of accents drawn over the lines around it (QA: a name of "A" and 31 accents striped the lobby)
+MAX_STACKED_MARKS = 4
+
+
+def _stacked_marks(v: str) -> int:
+    """The longest run of combining marks (Unicode Mn, Me) in ``v``."""
+    longest = run = 0
+    for c in v:
+        if unicodedata.category(c) in ("Mn", "Me"):
+            run += 1
+            longest = max(longest, run)
+        else:
+            run = 0
+    return longest
 
 
 _BLANKS = frozenset("\u115f\u1160\u2800\u3164\uffa0")  # letters drawn as nothing: Hangul fillers, the Braille blank

@@ -125,6 +125,8 @@ def refused(obj_or_bytes, code, field):
         ({"type": "hello", "protocol": 1, "name": "Ana\u2800"}, ErrorCode.BAD_FIELD, "name"),  # Braille blank
         ({"type": "hello", "protocol": 1, "name": "\u115fAna"}, ErrorCode.BAD_FIELD, "name"),  # Hangul filler
         ({"type": "hello", "protocol": 1, "name": "\u200d\u200d"}, ErrorCode.BAD_FIELD, "name"),  # nothing visible
+        ({"type": "hello", "protocol": 1, "name": "A" + "\u0301" * 31}, ErrorCode.BAD_FIELD, "name"),  # a tower of accents
+        ({"type": "chat", "table": "abc", "text": "gg" + "\u0489\u0336\u0301\u0302\u0303"}, ErrorCode.BAD_FIELD, "text"),
         ({"type": "hello", "protocol": "1"}, ErrorCode.BAD_FIELD, "protocol"),
         ({"type": "chat", "table": "abc", "text": "y" * (L.MAX_CHAT_CHARS + 1)}, ErrorCode.BAD_FIELD, "text"),
         ({"type": "chat", "table": "abc", "text": "   "}, ErrorCode.BAD_FIELD, "text"),
@@ -288,9 +290,10 @@ def test_fuzz_bytes_never_crash(data):
 
 
 def test_names_and_chat_keep_accents_emoji_and_joiners():
-    """What the invisible-character rule must not refuse: accents, emoji, emoji joined by ZWJ, no-break spaces."""
+    """What the invisible-character and stacked-mark rules must not refuse: accents (Vietnamese's two on a letter,
+    pointed Hebrew's three), emoji, emoji joined by ZWJ, no-break spaces."""
     england = "\U0001F3F4\U000E0067\U000E0062\U000E0065\U000E006E\U000E0067\U000E007F"  # a subdivision flag: tag characters
-    for name in ("José Raúl", "Ann \U0001F3B1", "\U0001F468\u200d\U0001F469\u200d\U0001F467", "A\u00a0B", "Jo " + england):
+    for name in ("José Raúl", "Nguye\u0302\u0303n", "\u05e9\u05c1\u05b8\u0591\u05dd", "Ann \U0001F3B1", "\U0001F468\u200d\U0001F469\u200d\U0001F467", "A\u00a0B", "Jo " + england):
         msg = protocol.decode_client(msgpack.packb({"type": "hello", "protocol": 1, "name": name}))
         assert msg.name == name
     chat = protocol.decode_client(msgpack.packb({"type": "chat", "table": "abc", "text": "buena \u200c tacada"}))
