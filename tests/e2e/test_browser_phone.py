@@ -43,6 +43,18 @@ CARD_OVERFLOWS = """() => {
 }"""
 
 
+# the interactive elements on the screen that the shot dock covers (the dock's own and the table's canvas aside)
+UNDER_THE_DOCK = """() => {
+    const d = document.querySelector('[data-testid=shot-dock]').getBoundingClientRect();
+    return [...document.querySelectorAll('button, select, input, a, textarea')].filter((e) => {
+        if (e.closest('.shot-dock') || e.closest('.canvas-wrap') || e.offsetParent === null) return false;
+        const r = e.getBoundingClientRect();
+        return r.width > 0 && r.bottom > 0 && r.top < innerHeight
+            && r.left < d.right - 0.5 && d.left < r.right - 0.5 && r.top < d.bottom - 0.5 && d.top < r.bottom - 0.5;
+    }).map((e) => e.id || e.getAttribute('aria-label') || e.textContent);
+}"""
+
+
 def phone(browser, live_server, name, size):
     ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, device_scale_factor=3, is_mobile=True, has_touch=True)
     return ClientPage(ctx.new_page(), live_server.url, name)
@@ -175,6 +187,12 @@ def test_a_phone_player_upright_lags_with_taps(browser, live_server, artifacts):
         assert P.page.is_visible("#aim-phi") and P.page.evaluate(CARD_OVERFLOWS) == [], tag
         if tag == "landscape":
             assert not P.page.is_visible("#hud-shoot"), "the HUD's Shoot shows under the dock's (QA: they overlapped)"
+            # scrolled down through the replay bar and the cards, the dock covers none of their controls
+            for y in range(0, P.page.evaluate("document.documentElement.scrollHeight"), 120):
+                P.page.evaluate("y => window.scrollTo(0, y)", y)
+                if P.page.is_visible("#dock-shoot"):
+                    assert P.page.evaluate(UNDER_THE_DOCK) == [], f"scrolled to {y}"
+            P.page.evaluate("window.scrollTo(0, 0)")
             P.redraw()
             assert dock[0] >= table_rect(P)["table"][2] - 0.5, f"the dock covers the table: {dock} {table_rect(P)}"
         P.page.screenshot(path=os.path.join(artifacts, f"phone-shot-dock-{tag}.png"))
