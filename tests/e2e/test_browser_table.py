@@ -160,3 +160,27 @@ def test_the_shooters_live_aim_is_drawn_at_a_spectator(browser, live_server, ser
     assert P.debug()["remoteAim"] is None
     for p in (A, B, S):
         assert not p.errors, f"{p.name}: {p.errors}"
+
+
+def test_the_create_form_refuses_numbers_out_of_range_in_the_browsers_own_words(browser, live_server):
+    """Target, innings and shot clock out of the referees' ranges are stopped by the form (QA: a target of
+    99999999 was sent and came back as the protocol's raw text); in range, the table is made as asked."""
+    P = new_page(browser, live_server, "Ora")
+    P.open()
+    for discipline, field, bad, bound in (("straight_pool", "#target", "99999999", "1000"),
+                                          ("three_cushion", "#innings", "5000", "1000"),
+                                          ("straight_pool", "#shot_clock", "1", "2")):
+        P.page.select_option("#discipline", discipline)
+        P.page.fill(field, bad)
+        P.page.click("#create-btn")
+        msg = P.page.evaluate("f => document.querySelector(f).validationMessage", field)
+        assert bound in msg, (field, msg)
+        P.page.fill(field, "")
+    time.sleep(0.5)  # nothing was sent: no table, no error toast
+    assert P.page.evaluate("location.hash") in ("", "#/") and P.error_toasts() == []
+    P.page.fill("#target", "1000")
+    P.page.fill("#shot_clock", "3600")
+    P.page.click("#create-btn")
+    P.wait_table()
+    P.page.wait_for_function("() => document.body.innerText.includes('to 1000 points')", timeout=10000)
+    assert not P.errors

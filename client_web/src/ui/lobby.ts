@@ -114,16 +114,18 @@ export class LobbyView {
         label,
         h("select", { id, name: id }, ...options.map(([v, t]) => h("option", { value: v, selected: v === value }, t))),
       );
-    const num = (id: string, label: string, placeholder: string, value = "") =>
-      h("label", { class: "field" }, label, h("input", { id, name: id, type: "number", min: 1, step: 1, placeholder, value }));
+    // the ranges the referees accept (rules: target_points 1-1000, shot_clock.limit_s 2-3600 s): the browser says
+    // what is wrong in its own words before anything is sent (QA: 99999999 came back as the protocol's raw text)
+    const num = (id: string, label: string, placeholder: string, max: number, min = 1) =>
+      h("label", { class: "field" }, label, h("input", { id, name: id, type: "number", min, max, step: 1, placeholder }));
     const discSel = sel(
       "discipline",
       "Discipline",
       DISCIPLINES.map((d) => [d.id, d.label]),
       "straight_pool",
     );
-    const target = num("target", "Target points / distance", "default");
-    const innings = num("innings", "Innings limit", "none");
+    const target = num("target", "Target points / distance", "default", 1000);
+    const innings = num("innings", "Innings limit", "none", 1000);
     const sets = sel("sets", "Sets", [
       ["", "One game"],
       ["2", "Best of 3"],
@@ -134,7 +136,7 @@ export class LobbyView {
       ["8ft", "8 ft"],
       ["7ft", "7 ft"],
     ]);
-    const clock = num("shot_clock", "Shot clock (s)", "off");
+    const clock = num("shot_clock", "Shot clock (s)", "off", 3600, 2);
     const opponent = sel(
       "opponent",
       "Opponent",
