@@ -185,6 +185,9 @@ def test_a_phone_player_upright_lags_with_taps(browser, live_server, artifacts):
         assert not P.page.evaluate("""() => { const r = document.querySelector('#shoot-btn').getBoundingClientRect();
                                              return r.bottom > 0 && r.top < innerHeight; }"""), "the panel's Shoot is on screen too"
         assert P.page.is_visible("#aim-phi") and P.page.evaluate(CARD_OVERFLOWS) == [], tag
+        if tag == "portrait":  # the bar under the table, not over its head rail and pockets (QA)
+            P.redraw()
+            assert dock[1] >= table_rect(P)["table"][3] - 0.5, f"the dock covers the table: {dock} {table_rect(P)}"
         if tag == "landscape":
             assert not P.page.is_visible("#hud-shoot"), "the HUD's Shoot shows under the dock's (QA: they overlapped)"
             # scrolled down through the replay bar and the cards, the dock covers none of their controls
