@@ -103,7 +103,8 @@ def test_quick_play_three_cushion_with_a_spectator(browser, live_server, artifac
     assert text.startswith("Game over"), text
     # a rematch: one offers, the other accepts, everybody gets game 2 from the start
     seats[0].page.click("#rematch-btn")
-    seats[1].page.wait_for_selector("#rematch-btn:has-text('Accept')", timeout=10000)
+    # the offer says who made it
+    seats[1].page.wait_for_selector(f"#rematch-btn:has-text(\"Accept {seats[0].name}'s rematch\")", timeout=10000)
     seats[1].page.click("#rematch-btn")
     for p in (A, B, S):
         p.page.wait_for_function("() => window.billar.table.debug().game === 2", timeout=10000)

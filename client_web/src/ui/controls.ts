@@ -50,6 +50,12 @@ function round(x: number, d: number): number {
   return Math.round(x * f) / f;
 }
 
+/** A number box's value, NaN when the box is empty or unreadable: `set` then keeps the value in force and shows
+ * it again (Number("") is 0: clearing the power box played the softest stroke, clearing the aim turned it to 0 deg; QA). */
+function boxNumber(el: HTMLInputElement): number {
+  return el.value.trim() === "" ? NaN : Number(el.value);
+}
+
 export class StrokeControls {
   readonly el: HTMLElement;
   readonly state: StrokeState = { phi: 0, V0: 0, a: 0, b: 0, theta: 0, speed: SPEED_DEFAULT };
@@ -138,12 +144,12 @@ export class StrokeControls {
       this.shootBtn,
       h("div", { class: "hint keys" }, "Drag on the table to aim, or pull back from the cue ball to shoot. Keys: \u2190 \u2192 aim (Shift x10, Alt /10), \u2191 \u2193 power, Enter shoot."),
     );
-    this.phiIn.addEventListener("change", () => this.set({ phi: Number(this.phiIn.value) }));
-    this.speedIn.addEventListener("change", () => this.set({ speed: Number(this.speedIn.value) }));
+    this.phiIn.addEventListener("change", () => this.set({ phi: boxNumber(this.phiIn) }));
+    this.speedIn.addEventListener("change", () => this.set({ speed: boxNumber(this.speedIn) }));
     this.speedRange.addEventListener("input", () => this.set({ speed: speedAt(Number(this.speedRange.value)) }));
-    this.aIn.addEventListener("change", () => this.set({ a: Number(this.aIn.value) }));
-    this.bIn.addEventListener("change", () => this.set({ b: Number(this.bIn.value) }));
-    this.thIn.addEventListener("change", () => this.set({ theta: Number(this.thIn.value) }));
+    this.aIn.addEventListener("change", () => this.set({ a: boxNumber(this.aIn) }));
+    this.bIn.addEventListener("change", () => this.set({ b: boxNumber(this.bIn) }));
+    this.thIn.addEventListener("change", () => this.set({ theta: boxNumber(this.thIn) }));
     this.thRange.addEventListener("input", () => this.set({ theta: Number(this.thRange.value) }));
     this.shootBtn.addEventListener("click", () => this.onShoot());
     this.dockSpeed = h("output", { class: "dock-speed", "data-testid": "dock-speed", "aria-label": "Cue-ball speed in metres per second" });

@@ -1311,7 +1311,10 @@ export class TableView {
     const m = this.model;
     const tok = this.seat?.token;
     if (!tok || this.mySeat === null || !st?.over || m.seats.some((s) => s === null)) return null;
-    if (m.rematch[1 - this.mySeat]) return { label: "Accept the rematch", disabled: false, run: () => this.app.send(out.rematchAccept(this.id, tok)) };
+    // the offer names who makes it (QA: "Accept the rematch" alone did not say that the opponent had offered one)
+    const by = m.seats[1 - this.mySeat]?.name;
+    if (m.rematch[1 - this.mySeat])
+      return { label: by ? `Accept ${by}'s rematch` : "Accept the rematch", disabled: false, run: () => this.app.send(out.rematchAccept(this.id, tok)) };
     if (m.rematch[this.mySeat]) return { label: "Rematch offered", disabled: true, run: () => {} };
     return { label: "Offer a rematch", disabled: false, run: () => this.app.send(out.rematchOffer(this.id, tok)) };
   }
