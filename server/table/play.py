@@ -140,14 +140,13 @@ def _judged(rule: Callable[[], Any], sim: Any, ids: Tuple[Mapping[str, int], Map
     return ruling, log_map, t2 - t1, time.perf_counter() - t2
 
 
-def ruled_stroke(game: Any, ids: Tuple[Mapping[str, int], Mapping[str, int]], seat: int, msg: I.Shot,
-                 cue_ball: int, sim: Any, sim_s: float, rule: Callable[[], Any], now: Optional[float] = None,
-                 practice: bool = False) -> Outcome:
+def ruled_stroke(game: Any, ids: Tuple[Mapping[str, int], Mapping[str, int]], seat: int, striker: int, msg: I.Shot,
+                 cue_ball: int, sim: Any, sim_s: float, now: Optional[float] = None, practice: bool = False) -> Outcome:
     """The :class:`Outcome` of a simulated non-lag stroke (``sim``, from :func:`simulated`; ``sim_s`` its time):
-    ``rule()`` gives the referee's ruling (it changes the game), then the wire log, the stream's ``shots``
-    and the record entry (``practice``: marked as a practice stroke; at carom, the cue ball's cushion
-    diamonds the history shows). ``seat`` is the sender's seat."""
-    ruling, log_map, referee_s, encode_s = _judged(rule, sim, ids)
+    the referee's ruling of it as ``striker``'s stroke (it changes the game), then the wire log, the stream's
+    ``shots`` and the record entry (``practice``: marked as a practice stroke; at carom, the cue ball's cushion
+    diamonds the history shows). ``seat`` is the sender's seat (a practice table's coach may play the striker's)."""
+    ruling, log_map, referee_s, encode_s = _judged(lambda: game.apply_shot(striker, msg.call, sim), sim, ids)
     cue_pos = list(msg.cue_ball) if msg.cue_ball else None
     shots = [{"seat": seat, "seq": msg.seq, "stroke": msg.stroke, "call": msg.call, "cue_ball": cue_pos}]
     record = {"player": seat, "seq": msg.seq, "call": msg.call, "cue_ball_position": cue_pos, "stroke": msg.stroke,
@@ -170,8 +169,7 @@ def stroke(game: Any, ids: Tuple[Mapping[str, int], Mapping[str, int]], seat: in
     if isinstance(r, Refusal):
         return r
     sim, sim_s = r
-    return ruled_stroke(game, ids, seat, msg, shoot["cue_ball"], sim, sim_s,
-                        lambda: game.apply_shot(seat, msg.call, sim), now)
+    return ruled_stroke(game, ids, seat, seat, msg, shoot["cue_ball"], sim, sim_s, now)
 
 
 def lag_cue_ball(seat: int, lag_balls: Mapping[str, Any], layout: Mapping[int, Any]) -> int:

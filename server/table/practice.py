@@ -224,8 +224,7 @@ def stroke(game: Any, p: Practice, ids: Tuple[Mapping[str, int], Mapping[str, in
     sim, sim_s = r
     d = p.the_drill()
     met = achieved(d, game, rseat, sim) if d is not None else None   # before the referee changes the game
-    out = ruled_stroke(game, ids, seat, msg, shoot["cue_ball"], sim, sim_s,
-                       lambda: game.apply_shot(rseat, msg.call, sim), now, practice=True)
+    out = ruled_stroke(game, ids, seat, rseat, msg, shoot["cue_ball"], sim, sim_s, now, practice=True)
     if d is not None:
         out.ruling_extra = {"drill": {"id": d.id, "achieved": met}}
         out.text_extra = f"Drill: {'goal achieved' if met else 'goal missed'}"
