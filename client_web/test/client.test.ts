@@ -311,6 +311,28 @@ describe("table stream", () => {
     expect(m.playerName(1)).toBe("Player 2");
   });
 
+  test("a rated game forfeited before both had played is aborted: from the live ruling and from a snapshot's history", () => {
+    const snap = msg("table_snapshot");
+    const ruling = msg("ruling");
+    const over = { ...ruling, v: snap.v + 1, cause: "resign", state: { ...snap.state, over: true },
+                   ruling: { ...ruling.ruling, game_over: true, aborted: true } };
+    const live = new TableModel("t1");
+    live.apply({ ...snap, rated: true });
+    expect(live.aborted()).toBe(false);
+    live.apply(over);
+    expect(live.aborted()).toBe(true);
+    // a late spectator's snapshot: the game is over and its last history entry is the aborted forfeit
+    const late = new TableModel("t1");
+    const entry = { i: 0, v: snap.v + 1, kind: "forfeit", seat: 1, call: null, decision: null, ruling: over.ruling };
+    late.apply({ ...snap, v: snap.v + 1, rated: true, state: over.state, history: [entry] });
+    expect(late.aborted()).toBe(true);
+    // a forfeit that is not marked (both had played) is rated as usual
+    const rated = new TableModel("t1");
+    rated.apply({ ...snap, v: snap.v + 1, rated: true, state: over.state,
+                  history: [{ ...entry, ruling: { ...over.ruling, aborted: undefined } }] });
+    expect(rated.aborted()).toBe(false);
+  });
+
   test("a practice table's position message (undo): the new position and practice entry, no stroke kept", () => {
     const m = new TableModel("t1");
     m.apply(msg("table_snapshot"));

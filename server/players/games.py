@@ -7,8 +7,10 @@ call finds the game there, changes nothing and says so (``RecordOutcome.recorded
 
 The record is the server's (``meta``, ``entries``) as kept in Redis (server/records.py), plus two
 keys the table adds for registered players: ``meta["accounts"]`` ([account id or None] per seat:
-None for a guest or the computer) and ``meta["rated"]`` (the table was created rated). A game is
-rated only when both hold: two different accounts and a rated table.
+None for a guest or the computer) and ``meta["rated"]`` (the table was created rated, and the game was not
+aborted: a forfeit before both players had played a stroke, server/table/play.py ``both_played``, writes
+False there and ``meta["aborted"]`` True). A game is rated only when both hold: two different accounts and
+``meta["rated"]``.
 
 Rating updates: Glicko-2 per discipline (glicko2.py; pentathlon and triathlon are their own
 disciplines), the rating period one game. Concurrent games of one player on several processes

@@ -667,20 +667,26 @@ class TableActor:
         self.clock.next_turn()
         self.arm_clock()
         rd = out.ruling.to_dict()
+        aborted = self.rated and self.game.over and "forfeit" in out.record and not play.both_played(self.history)
+        if aborted:  # recorded, not rated (play.both_played)
+            rd["aborted"] = True
+            rd["text"] = f"{rd['text']}; {play.ABORTED_TEXT}" if rd.get("text") else play.ABORTED_TEXT
         record = dict(out.record, ts=time.time(), ruling=rd)
         message = O.ruling(self.id, v, time.time(), game=self.game_no, cause=cause, seat=seat, seq=seq,
                            decision=out.decision, ruling=rd, state=self.state_view(), clock=self.clock.view)
         self.metrics.rulings.inc(1.0, cause)
         self.commit(message, record, meta=self.game.over)
-        self._game_end_check()
+        self._game_end_check(aborted)
 
     def rule_forfeit(self, seat: int, reason: str) -> None:
         """``seat`` loses by ``reason`` (resigned, left)."""
         self.rule("resign", seat, None, play.forfeit(self.game, seat, reason))
 
-    def _game_end_check(self) -> None:
+    def _game_end_check(self, aborted: bool = False) -> None:
         if self.game.over:
             self.final_meta = self._live_meta()  # before a leaving player's seat is emptied
+            if aborted:  # the record's header says so: server/players/games.py does not rate it
+                self.final_meta.update(rated=False, aborted=True)
             self.metrics.games_finished.inc()
             self._finish_due = f"{self.id}:{self.game_no}"
             self.rated_result = None

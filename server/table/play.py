@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import protocol
 from physics import Shot, simulate
@@ -225,6 +225,18 @@ def decision(game: Any, seat: int, msg: I.Decision) -> Union[Outcome, Refusal]:
         return illegal(exc)
     d = {"name": msg.name, "arg": list(msg.arg) if isinstance(msg.arg, tuple) else msg.arg}
     return Outcome(ruling, {"player": seat, "seq": msg.seq, "decision": d}, decision=d)
+
+
+ABORTED_TEXT = "aborted before both players had played a stroke: not rated"
+
+
+def both_played(history: Sequence[Mapping[str, Any]]) -> bool:
+    """Has each seat (0 and 1) played a stroke of its own in the game so far? ``history``: the game's entries as
+    the snapshot lists them (``protocol.outbound.history_entry``: ``kind``, ``seat``); the lag is nobody's own
+    stroke. A rated game forfeited before both have played is aborted: it is recorded but not rated (as a
+    chess server aborts a game resigned before each side has moved), so that a resignation straight after the
+    lag neither wins nor costs rating points."""
+    return {0, 1} <= {e.get("seat") for e in history if e.get("kind") == "stroke"}
 
 
 def forfeit(game: Any, seat: int, reason: str) -> Outcome:

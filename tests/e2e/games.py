@@ -82,6 +82,12 @@ def kitchen_placement(table: Table, layout: Dict[int, Tuple[float, float]], x_ma
     return best[0] if best else None
 
 
+def both_played(d: Dict[str, Any]) -> bool:
+    """Has each seat played a stroke of its own (not the lag) in the game a page's debug view ``d`` shows? (A rated
+    game forfeited before that is aborted, not rated: server/table/play.py ``both_played``.)"""
+    return {e["seat"] for e in d["history"] if e["kind"] == "stroke"} >= {0, 1}
+
+
 def play_straight_pool(A: ClientPage, B: ClientPage, watchers: Sequence[ClientPage], max_actions: int = 120,
                        on_action: Optional[Callable[[int], None]] = None,
                        until: Optional[Callable[[Dict[str, Any]], bool]] = None) -> Dict[str, Any]:
@@ -228,8 +234,10 @@ class CaromMirror:
 
 
 def play_carom(A: ClientPage, B: ClientPage, watchers: Sequence[ClientPage], discipline: str, config: Dict[str, Any],
-               max_actions: int = 120, on_action: Optional[Callable[[int], None]] = None) -> Dict[str, Any]:
-    """Play a carom game through the UI of A (seat 0) and B (seat 1) until it is over."""
+               max_actions: int = 120, on_action: Optional[Callable[[int], None]] = None,
+               until: Optional[Callable[[Dict[str, Any]], bool]] = None, caroms: bool = True) -> Dict[str, Any]:
+    """Play a carom game through the UI of A (seat 0) and B (seat 1) until it is over (or until ``until(A's
+    debug view)`` holds before an action); with ``caroms`` False nobody looks for a carom (safe strokes only)."""
     from bots.carom_search import find_carom, lag_shots, safe_stroke
 
     pages = {0: A, 1: B}
@@ -240,7 +248,7 @@ def play_carom(A: ClientPage, B: ClientPage, watchers: Sequence[ClientPage], dis
         d = A.debug()
         v = d["modelV"]
         st = d["state"]
-        if st["over"]:
+        if st["over"] or (until is not None and until(d)):
             return facts
         legal = st["legal"]
         shoot = legal["shoot"]
@@ -273,7 +281,7 @@ def play_carom(A: ClientPage, B: ClientPage, watchers: Sequence[ClientPage], dis
             seat = legal["player"]
             P = pages[seat]
             P.page.wait_for_function("() => window.billar.table.debug().canShoot")
-            found = find_carom(mirror.game, seat)
+            found = find_carom(mirror.game, seat) if caroms else None
             if found is not None:
                 shot = found.shot
                 facts["caroms_found"] += 1

@@ -15,6 +15,7 @@ import json
 import os
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 import uuid
 from typing import Any, Dict, Optional, Tuple
@@ -24,6 +25,7 @@ import pytest
 from websockets.sync.client import connect
 
 from e2e_driver import ClientPage
+from games import both_played, play_carom
 from test_browser_phone import LANDSCAPE, PORTRAIT, page_width, phone
 from test_browser_straight_pool import new_page
 
@@ -91,10 +93,15 @@ class Sock:
         self._conn.__exit__(None, None, None)
 
 
-def play_rated_resigns(base: str, first: ApiClient, second: ApiClient, games: int) -> str:
+SOFT = {"phi_deg": 90.0, "V0": 0.4, "a": 0.0, "b": 0.0, "theta_deg": 0.0}  # no carom: the turn passes
+
+
+def play_rated_resigns(base: str, first: ApiClient, second: ApiClient, games: int, strokes: bool = True) -> str:
     """``games`` rated three-cushion games at one table (rematches), ended by resigns taking turns:
     ``second`` resigns the odd games, ``first`` the even ones (alternate results bring the RDs down:
-    established players for the leaderboard). Waits for each game's ``game_rated``; returns the table id."""
+    established players for the leaderboard). Before each resign both play a soft stroke (a game forfeited
+    before both have played is aborted, not rated); with ``strokes`` False nobody plays and the game is
+    recorded unrated. Waits for each game's record (``game_rated``); returns the table id."""
     a, b = Sock(base, first), Sock(base, second)
     try:
         a.send({"type": "create_table", "discipline": THREE, "config": {"distance": 1, "breaker": 0}, "rated": True})
@@ -104,7 +111,20 @@ def play_rated_resigns(base: str, first: ApiClient, second: ApiClient, games: in
         sb = b.expect("seated")
         for g in range(1, games + 1):
             loser, tok = (b, sb["token"]) if g % 2 else (a, sa["token"])
+            if strokes:  # seat 0 breaks every game; three messages a game keep within 20 a second (rate_limited)
+                time.sleep(0.2)
+                for sock, seat in ((a, sa), (b, sb)):
+                    sock.send({"type": "shot", "table": tid, "token": seat["token"], "seq": g, "stroke": SOFT})
+                    sock.expect("stroke", game=g)
             loser.send({"type": "resign", "table": tid, "token": tok})
+            if not strokes:  # aborted: no game_rated; wait for the record in the database
+                assert a.expect("ruling", game=g)["ruling"]["aborted"] is True
+                path = "/api/players/" + urllib.parse.quote(a.welcome["account"]["name"]) + "/games"
+                deadline = time.time() + 20
+                while len(api_get(base, path)["games"]) < g:
+                    assert time.time() < deadline, f"game {g} of {tid} was not recorded"
+                    time.sleep(0.1)
+                continue
             a.expect("game_rated", game=g)
             b.expect("game_rated", game=g)
             if g < games:
@@ -235,7 +255,8 @@ def test_a_rated_game_between_two_browsers_and_the_profiles(browser, live_server
     B.page.click(f"{row} [data-action=join]")
     B.wait_table()
     A.page.wait_for_function("() => window.billar.table.debug().seats.every(s => s !== null)")
-    # B resigns (a resign in a rated game counts)
+    # each plays a stroke (the lag first), then B resigns (a resign in a rated game counts once both have played)
+    play_carom(A, B, [], THREE, A.debug()["config"], until=both_played, caroms=False)
     B.page.once("dialog", lambda d: d.accept())
     B.page.click("#resign-btn")
     for P in (A, B):

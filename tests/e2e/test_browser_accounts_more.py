@@ -23,7 +23,7 @@ from bots.engine import Player
 from protocol import inbound as I
 
 from e2e_driver import ClientPage
-from games import play_straight_pool
+from games import both_played, play_carom, play_straight_pool
 from test_browser_accounts import (PASSWORD, THREE, ApiClient, api_get, board_rows, menu, play_rated_resigns, shot,
                                    unique, wait_account)
 from test_browser_phone import LANDSCAPE, page_width
@@ -203,7 +203,9 @@ def test_rated_quick_play_between_two_browsers_with_the_ratings_at_the_table(bro
     shot(A, artifacts, "accounts-quick-play-hud-landscape.png")
     A.page.set_viewport_size({"width": 1360, "height": 860})
 
-    # B resigns: both see the rating changes
+    # both play their first stroke (the lag first), then B resigns: both see the rating changes
+    seat_a = A.debug()["mySeat"]
+    play_carom(*((A, B) if seat_a == 0 else (B, A)), [], THREE, A.debug()["config"], until=both_played, caroms=False)
     B.page.once("dialog", lambda d: d.accept())
     B.page.click("#resign-btn")
     for P in (A, B):
@@ -252,15 +254,10 @@ def test_replay_of_a_rated_game_with_strokes_from_the_profile(browser, live_serv
     A.wait_table()
     tid = A.table_id()
     B.join_from_lobby(tid)
-    # the lag, the choice of the breaker and the break, through the pages' controls
-    broke = [False]
-
-    def after(_n: int) -> None:
-        ls = A.debug()["lastStroke"]
-        broke[0] = broke[0] or bool(ls and not ls["lag"])
-
-    play_straight_pool(A, B, [], until=lambda st: broke[0], on_action=after)
-    B.resign()  # after a foul break B may be facing the decision dialog
+    # the lag, the choice of the breaker, the break and the other player's first stroke, through the pages'
+    # controls (a rated game resigned before both have played is aborted, not rated)
+    play_straight_pool(A, B, [], until=lambda st: both_played(A.debug()))
+    B.resign()  # B may be facing a decision dialog
     B.page.wait_for_function("() => /\u2192/.test(document.querySelector('[data-testid=sum-rating-1]')?.textContent || '')",
                              timeout=30000)
     prof = api_get(base, f"/api/players/{q(a_name)}")
@@ -295,7 +292,7 @@ def test_replay_of_a_rated_game_with_strokes_from_the_profile(browser, live_serv
 def test_replay_of_a_game_resigned_before_any_stroke(browser, live_server, artifacts):
     base = live_server.url
     a_name, b_name = unique("Na"), unique("Nb")
-    play_rated_resigns(base, api_account(base, a_name), api_account(base, b_name), 1)
+    play_rated_resigns(base, api_account(base, a_name), api_account(base, b_name), 1, strokes=False)
     game = api_get(base, f"/api/players/{q(a_name)}")["recent_games"][0]
     assert api_get(base, f"/api/games/{game['id']}")["preset"] is None
     P = new_page(browser, live_server, "viewer")
@@ -383,4 +380,26 @@ def test_the_high_run_board_lists_a_run_made_in_a_rated_game(browser, live_serve
     prof = api_get(base, f"/api/players/{q(winner)}")
     stat = next(s for s in prof["statistics"] if s["discipline"] == discipline)
     assert stat["high_run"] == mine[0]["high_run"]
+    assert not P.errors, P.errors
+
+
+def test_a_rated_game_resigned_before_both_have_played_shows_as_aborted(browser, live_server, artifacts):
+    """QA: a rated game resigned straight after the seats filled moved both ratings by 162 points. Now it is
+    aborted: a spectator's page says so under the history and in the summary, and the profiles hold no rating."""
+    base = live_server.url
+    a_name, b_name = unique("Ab"), unique("Ac")
+    a_api, b_api = api_account(base, a_name), api_account(base, b_name)
+    tid = play_rated_resigns(base, a_api, b_api, 1, strokes=False)
+    P = new_page(browser, live_server, "viewer")
+    P.open(f"#/table/{tid}")
+    P.page.wait_for_selector("[data-testid=history-ratings]:not([hidden])", timeout=20000)
+    assert P.page.inner_text("[data-testid=history-ratings]") == \
+        "Not rated: the game was aborted before both players had played a stroke."
+    for s in (0, 1):
+        assert P.page.inner_text(f"[data-testid=sum-rating-{s}]") == "not rated (aborted)"
+    assert "aborted before both players had played a stroke: not rated" in P.page.inner_text("[data-testid=history]")
+    shot(P, artifacts, "accounts-aborted-game.png")
+    for name in (a_name, b_name):
+        prof = api_get(base, f"/api/players/{q(name)}")
+        assert prof["ratings"] == [] and [g["rated"] for g in prof["recent_games"]] == [False], prof
     assert not P.errors, P.errors

@@ -9,6 +9,26 @@ from harness import logged_in, next_of, open_client, rated_table
 from protocol import inbound as I
 
 THREE = {"distance": 1, "breaker": 0}  # three-cushion to one point, seat 0 breaks (no lag)
+SOFT = {"phi_deg": 90.0, "V0": 0.4, "a": 0.0, "b": 0.0, "theta_deg": 0.0}  # no carom: the turn passes
+
+
+async def game_snapshot(client, game):
+    """The first table snapshot of game ``game`` (a rematch's)."""
+    while (await next_of(client, "table_snapshot"))["game"] != game:
+        pass
+
+
+async def one_stroke_each(a, b, tid, ta, tb):
+    """Seat 0 (a) and then seat 1 (b) each play a soft stroke that scores nothing: the game is under way for both
+    (a rated game forfeited before both players have played is aborted, not rated)."""
+    await a.send(I.Shot(table=tid, token=ta, seq=1, stroke=SOFT))
+    s0 = await next_of(a, "stroke")
+    assert s0["ruling"]["next_player"] == 1 and not s0["state"]["over"], s0["ruling"]
+    await next_of(b, "stroke")
+    await b.send(I.Shot(table=tid, token=tb, seq=1, stroke=SOFT))
+    s1 = await next_of(b, "stroke")
+    assert s1["ruling"]["next_player"] == 0 and not s1["state"]["over"], s1["ruling"]
+    await next_of(a, "stroke")
 
 
 async def test_a_rated_game_is_recorded_once_and_its_players_see_their_new_ratings(db_server):
@@ -28,6 +48,7 @@ async def test_a_rated_game_is_recorded_once_and_its_players_see_their_new_ratin
     await b.expect("table_snapshot")
     seats = await b.expect("seats", v=2)
     assert [s["rating"] for s in seats["seats"]] == [1500, 1500]
+    await one_stroke_each(a, b, tid, sa["token"], sb["token"])
     await b.send(I.Resign(table=tid, token=sb["token"]))
     r = await next_of(a, "ruling")
     assert r["state"]["over"] and r["state"]["result"]["winner"] == 0
@@ -86,10 +107,8 @@ async def test_leaving_a_rated_game_forfeits_it_and_still_counts_with_both_playe
     the game is recorded rated with both players (the leaver's name and account kept), both ratings move, and the
     player who stayed is told (QA: the leaver vanished from the record and the game went in unrated)."""
     a, b, tid, ta, tb = await rated_table(db_server.port, "three_cushion", THREE)
-    # a stroke is played (the game is in progress), then Bob leaves the table
-    await a.send(I.Shot(table=tid, token=ta, seq=1,
-                        stroke={"phi_deg": 90.0, "V0": 0.4, "a": 0.0, "b": 0.0, "theta_deg": 0.0}))
-    await next_of(a, "stroke")
+    # both have played (the game is in progress), then Bob leaves the table
+    await one_stroke_each(a, b, tid, ta, tb)
     await b.send(I.Leave(table=tid, token=tb))
     r = await next_of(a, "ruling")
     assert r["state"]["over"] and r["state"]["result"]["winner"] == 0
@@ -105,3 +124,58 @@ async def test_leaving_a_rated_game_forfeits_it_and_still_counts_with_both_playe
         assert games[0]["opponent"]["name"] == opponent and games[0]["opponent"]["registered"] is True
     st, _, body = await http(db_server.port, "GET", f"/api/games/{games[0]['id']}")
     assert st == 200 and json.loads(body)["players"] == ["Ann", "Bob"], body
+
+
+async def test_a_rated_game_forfeited_before_both_players_have_played_is_aborted_and_not_rated(db_server):
+    """Resigning straight after the seats fill (QA: +162 / -162 for two new players), or leaving when only the
+    breaker has played, aborts the game: the ruling says so, the game is recorded unrated, no rating moves. The
+    rematch is rated again, and counts once both have played."""
+    a, b, tid, ta, tb = await rated_table(db_server.port, "three_cushion", THREE)
+    await b.send(I.Resign(table=tid, token=tb))
+    r = await next_of(a, "ruling")
+    assert r["state"]["over"] and r["state"]["result"]["winner"] == 0
+    assert r["ruling"]["aborted"] is True and r["ruling"]["text"].endswith(
+        "aborted before both players had played a stroke: not rated"), r["ruling"]
+    # recorded (the finished-games queue drains), unrated, and no rating anywhere
+    for _ in range(100):
+        if await db_server.store.finished_games() == []:
+            break
+        await asyncio.sleep(0.05)
+    for name, result in (("Ann", "win"), ("Bob", "loss")):
+        st, _, body = await http(db_server.port, "GET", f"/api/players/{name}/games")
+        games = json.loads(body)["games"]
+        assert st == 200 and len(games) == 1 and games[0]["result"] == result and games[0]["rated"] is False, games
+        st, _, body = await http(db_server.port, "GET", f"/api/players/{name}")
+        assert st == 200 and json.loads(body)["ratings"] == [], body
+    snap = None
+    w = await open_client(db_server, "w")
+    await w.send(I.Watch(table=tid))
+    snap = await w.expect("table_snapshot")
+    assert snap["rated"] is True and snap["rated_result"] is None
+    assert snap["history"][-1]["kind"] == "forfeit" and snap["history"][-1]["ruling"]["aborted"] is True
+
+    # the rematch: only the breaker plays, then Ann (the breaker) leaves: aborted again
+    await a.send(I.RematchOffer(table=tid, token=ta))
+    await b.send(I.RematchAccept(table=tid, token=tb))
+    await game_snapshot(a, 2)
+    await game_snapshot(b, 2)
+    await a.send(I.Shot(table=tid, token=ta, seq=1, stroke=SOFT))
+    await next_of(b, "stroke")
+    await a.send(I.Resign(table=tid, token=ta))
+    r = await next_of(b, "ruling")
+    assert r["state"]["result"]["winner"] == 1 and r["ruling"]["aborted"] is True
+    # a third game in which both play: rated
+    await b.send(I.RematchOffer(table=tid, token=tb))
+    await a.send(I.RematchAccept(table=tid, token=ta))
+    await game_snapshot(a, 3)
+    await game_snapshot(b, 3)
+    await a.send(I.Shot(table=tid, token=ta, seq=2, stroke=SOFT))
+    s0 = await next_of(b, "stroke")
+    assert s0["ruling"]["next_player"] == 1, s0["ruling"]
+    await b.send(I.Shot(table=tid, token=tb, seq=2, stroke=SOFT))
+    await next_of(a, "stroke")
+    await b.send(I.Resign(table=tid, token=tb))
+    r = await next_of(a, "ruling")
+    assert "aborted" not in r["ruling"] and "not rated" not in r["ruling"]["text"]
+    rated = await next_of(a, "game_rated")
+    assert rated["game"] == 3 and {x["seat"]: x["after"] > 1500 for x in rated["ratings"]} == {0: True, 1: False}

@@ -32,6 +32,7 @@ class Player:
         self.hold = hold  # (pairing id suffix, asyncio.Event): resign that table's game only once the event is set
         self.tokens = {}  # table -> (seat, token)
         self.resigned, self.done, self.told, self.errors = set(), set(), [], []
+        self.rated = set()  # the tables' rated flags, as their snapshots said
         self.task = asyncio.get_running_loop().create_task(self.run())
 
     async def run(self):
@@ -48,7 +49,9 @@ class Player:
                     self.tokens[table] = None
             elif t == "seated":
                 self.tokens[table] = (m["seat"], m["token"])
-            elif t in ("seats", "table_snapshot") and self.tokens.get(table):
+            if t == "table_snapshot":
+                self.rated.add(m["rated"])
+            if t in ("seats", "table_snapshot") and self.tokens.get(table):
                 seat, token = self.tokens[table]
                 if seat == 1 and all(s is not None for s in m["seats"]) and table not in self.resigned:
                     self.resigned.add(table)
@@ -120,16 +123,19 @@ async def test_round_robin_of_three(db_server):
     assert sorted(p["round"] for p in t["pairings"]) == [1, 1, 2, 2, 3, 3]
     assert [p["result"]["reason"] for p in t["pairings"]].count("bye") == 3
     assert all(r["games"] == 2 for r in rows), rows
-    # seat 0 won every game: the standings count it, and the games were rated
+    # seat 0 won every game: the standings count it; the tables were rated, but every game was resigned before
+    # both players had played a stroke: aborted, so recorded without a rating
     wins = {}
     for p in t["pairings"]:
         if p["result"]["reason"] == "":
             assert p["result"]["winner"] == 0
             wins[p["players"][0]] = wins.get(p["players"][0], 0) + 1
     assert sum(r["wins"] for r in rows) == 3 == sum(wins.values())
+    assert all(p.rated == {True} for p in players), [p.rated for p in players]
     st, _, body = await http(db_server.port, "GET", f"/api/players/{rows[0]['username']}")
     prof = json.loads(body)
-    assert any(r["discipline"] == "straight_pool" and r["games"] == 2 for r in prof["ratings"]), prof
+    assert prof["ratings"] == [] and len(prof["recent_games"]) == 2, prof
+    assert all(g["rated"] is False for g in prof["recent_games"]), prof["recent_games"]
     assert all(p.told for p in players)
 
 

@@ -147,3 +147,12 @@ def test_a_carom_stroke_records_its_diamond_readout_and_the_history_entry_carrie
     p = new_game("straight_pool", POOL, seed=1)
     out = play.stroke(p, ids(p), 0, shot(cue_ball=KITCHEN, call=None), play.shoot_options(new_game("straight_pool", POOL, seed=1)))
     assert "diamonds" not in out.record and "diamonds" not in history_of(0, dict(out.record, ruling={}))
+
+
+def test_both_played_counts_each_seats_own_strokes_not_the_lag_or_rulings():
+    e = lambda kind, seat: {"kind": kind, "seat": seat}  # noqa: E731
+    assert not play.both_played([])
+    assert not play.both_played([e("lag", None), e("decision", 0), e("stroke", 0), e("stroke", 0)])
+    assert not play.both_played([e("stroke", 1), e("timeout", 0), e("forfeit", 0)])
+    assert play.both_played([e("lag", None), e("stroke", 0), e("stroke", 1)])
+    assert play.both_played([e("stroke", 1), e("decision", 1), e("stroke", 0), e("forfeit", 1)])

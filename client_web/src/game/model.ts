@@ -215,6 +215,13 @@ export class TableModel {
     return true;
   }
 
+  /** A rated table's game that ended by a forfeit before both players had played a stroke: recorded, not rated
+   * (the server marks that ruling `aborted`). */
+  aborted(): boolean {
+    const last = this.history.entries[this.history.entries.length - 1];
+    return !!this.state?.over && last?.ruling?.aborted === true;
+  }
+
   /** The rating change of seat `s` in the current game, if the server has told it. */
   ratingChangeOf(s: number): RatingChange | null {
     if (!this.ratedResult || this.ratedResult.game !== this.game) return null;

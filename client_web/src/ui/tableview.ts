@@ -1323,6 +1323,7 @@ export class TableView {
   private ratingWords(): [string, string] | null {
     const m = this.model;
     if (!m.rated) return null;
+    if (m.aborted()) return ["not rated (aborted)", "not rated (aborted)"];
     return [0, 1].map((s) => {
       const r = m.ratingChangeOf(s);
       return r ? ratingChangeText(r.before, r.after) : "";
@@ -1337,7 +1338,7 @@ export class TableView {
     if (!over) return;
     const words = this.ratingWords() ?? ["", ""];
     const name = (s: number) => m.playerName(s);
-    const text = words.every((w) => w === "") ? "Rated game: the new ratings come once the game is recorded..." : `Ratings: ${[0, 1].filter((s) => words[s]).map((s) => `${name(s)} ${words[s]}`).join(", ")}`;
+    const text = m.aborted() ? "Not rated: the game was aborted before both players had played a stroke." : words.every((w) => w === "") ? "Rated game: the new ratings come once the game is recorded..." : `Ratings: ${[0, 1].filter((s) => words[s]).map((s) => `${name(s)} ${words[s]}`).join(", ")}`;
     if (this.ratedEl.textContent !== text) this.ratedEl.textContent = text;
   }
 
