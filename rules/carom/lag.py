@@ -32,7 +32,7 @@ class Lag:
         does not reach the top cushion (INTERPRETATION of "to the top cushion and back"), or
         crossed the long string (y = W/2) before a collision of the two balls loses; a collision whose fault cannot be told (both or neither crossed),
         both balls faulty, or distances equal within 0.5 mm mean a repeat. Otherwise the ball that
-        stops nearer the bottom cushion (distance x - R) wins, and its seat chooses who breaks.
+        stops nearer the short cushion it started from (the bottom one, x = 0: distance x - R) wins, and its seat chooses who breaks.
         Raises :class:`IllegalAction` outside the lag or for a simulation of another layout.
         """
         return self._guarded(self._apply_lag, sim)
@@ -103,7 +103,7 @@ class Lag:
         ruling.next_player = winner
         ruling.options = [D_CHOOSE_BREAKER]
         loser = 1 - winner
-        why = f" (seat {loser}: " + "; ".join(faults[loser]) + ")" if faults[loser] else ", nearer the bottom cushion"
+        why = f" (seat {loser}: " + "; ".join(faults[loser]) + ")" if faults[loser] else ", nearer the short cushion it started from"
         ruling.text = f"Lag won by seat {winner}{why}; seat {winner} chooses who breaks"
         return ruling
 

@@ -176,7 +176,7 @@ def test_lag_nearer_wins_and_equal_repeats():
     r = _lag(g, [TOP0, TOP1], final={0: (R + 0.30, 0.30), 1: (R + 0.10, 1.12)})
     assert r["lag"]["winner"] == 1 and g.to_act == 1 and g.phase == "choose_breaker"
     # the winner is the one nearer (the text once gave that reason to the loser)
-    assert r["text"] == "Lag won by seat 1, nearer the bottom cushion; seat 1 chooses who breaks"
+    assert r["text"] == "Lag won by seat 1, nearer the short cushion it started from; seat 1 chooses who breaks"
     g = OneCushion()
     r = _lag(g, [TOP0, TOP1], final={0: (R + 0.1003, 0.30), 1: (R + 0.10, 1.12)})
     assert r["lag"]["repeat"] is True and g.phase == "lag" and r["next_player"] is None

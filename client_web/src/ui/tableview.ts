@@ -1272,7 +1272,7 @@ export class TableView {
   }
 
   /** The lag in the discipline's own words: 14.1 lags to the foot cushion and back, nearer the
-   * head cushion (WPA 3.1); carom to the top cushion and back, nearer the bottom cushion. */
+   * head cushion (WPA 3.1); carom to the far short cushion and back, nearer the short cushion it started from. */
   /** The status line at a practice table: nothing is at stake, the shooter (or the coach) plays on. */
   private practiceWords(): string {
     const st = this.state!;
