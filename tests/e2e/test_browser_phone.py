@@ -120,6 +120,12 @@ def test_phone_layouts(browser, live_server, artifacts):
         else:
             assert not r["portrait"]
             assert r["ball"] >= 14, f"balls {r['ball']:.2f} px across sideways"
+        # every link of the header is there at a table too, inside the screen's width (QA: the puzzle link was
+        # hidden upright, from when the header had to fit one line above the table)
+        links = P.page.evaluate("() => [...document.querySelectorAll('header nav a, header a[id^=nav-]')]"
+                                ".map(a => { const r = a.getBoundingClientRect(); return [a.id, r.width, r.left, r.right]; })")
+        assert {i for i, *_ in links} >= {"nav-tv", "nav-puzzle", "nav-games", "nav-tournaments", "nav-leaderboard"}, links
+        assert all(w > 0 and left >= 0 and right <= size[0] + 0.5 for _, w, left, right in links), f"{tag}: {links}"
         P.page.screenshot(path=os.path.join(artifacts, f"phone-table-{tag}.png"))
         assert not P.errors, P.errors
         P.page.context.close()
