@@ -88,6 +88,20 @@ def check_lobby(p: ClientPage, size, tid: str, artifacts: str, tag: str) -> None
     for box in boxes:
         assert box["width"] > 0 and box["height"] > 0 and box["x"] >= 0 and box["x"] + box["width"] <= size[0], \
             f"{tag}: {box['text']} off screen: {box}"
+    # the practice card's controls keep a finger's gap between them (QA: the drill's select and its two buttons touched)
+    gaps = p.page.evaluate("""() => {
+        const els = [...document.querySelectorAll('[data-testid=practice-card] :is(select, button, input[type=checkbox])')];
+        const rs = els.map((e) => [e.id || e.textContent, e.getBoundingClientRect()]);
+        const out = [];
+        rs.forEach(([a, r], i) => rs.slice(i + 1).forEach(([b, q]) => {
+            const dx = Math.max(q.left - r.right, r.left - q.right), dy = Math.max(q.top - r.bottom, r.top - q.bottom);
+            out.push([a, b, Math.max(dx, dy)]);
+        }));
+        return out;
+    }""")
+    assert len(gaps) >= 3, gaps
+    for a, b, gap in gaps:
+        assert gap >= 6, f"{tag}: {a} and {b} are {gap:.1f} px apart"
     p.page.screenshot(path=os.path.join(artifacts, f"phone-lobby-{tag}.png"))
 
 
