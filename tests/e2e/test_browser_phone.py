@@ -254,3 +254,30 @@ def test_a_phone_player_sideways_scrolled_down_to_the_controls_is_shown_the_game
     assert P.page.is_visible("#summary-close")
     P.page.screenshot(path=os.path.join(artifacts, "phone-summary-landscape.png"))
     assert not P.errors and not D.errors
+
+
+def test_an_upright_phone_shows_the_players_whole_name_and_which_seat_is_theirs(browser, live_server, artifacts):
+    """QA: upright, the own seat's "(you)" cut the player's name ("Maximilian…"). The name keeps the name line; the
+    seat is marked "you" over the target, under the score."""
+    P = phone(browser, live_server, "Maximiliano", PORTRAIT)
+    P.open()
+    P.page.select_option("#discipline", "three_cushion")
+    P.page.tap("#create-btn")
+    P.wait_table()
+    D = ClientPage(browser.new_context(viewport={"width": 1280, "height": 800}).new_page(), live_server.url, "Wilhelmina")
+    D.open(f"#/table/{P.table_id()}")
+    D.wait_table()
+    D.page.click("#take-seat-btn")
+    P.page.wait_for_function("() => document.querySelector('[data-testid=name-1]')?.textContent === 'Wilhelmina'")
+    seen = P.page.evaluate("""() => [0, 1].map((s) => {
+        const n = document.querySelector(`[data-testid=name-${s}]`);
+        const t = document.querySelector(`.scoreboard .seat-${s} .target`);
+        return { text: n.textContent, full: n.scrollWidth <= n.clientWidth, mark: getComputedStyle(t, '::before').content,
+                 you: [...document.querySelectorAll(`.scoreboard .seat-${s} .you`)].some((e) => e.offsetParent !== null) };
+    })""")
+    assert seen[0] == {"text": "Maximiliano", "full": True, "mark": '"you"', "you": False}, seen
+    assert seen[1]["text"] == "Wilhelmina" and seen[1]["full"] and seen[1]["mark"] in ("none", "normal"), seen
+    # a desktop keeps "(you)" beside the name
+    assert D.page.inner_text("[data-testid=you-1]") == "(you)"
+    P.page.screenshot(path=os.path.join(artifacts, "phone-names-portrait.png"))
+    assert not P.errors and not D.errors, (P.errors, D.errors)

@@ -116,7 +116,8 @@ export class Scoreboard {
           "div",
           { class: "who" },
           h("span", { class: `dot ${conn}`, title: conn }),
-          h("span", { class: "name", "data-testid": `name-${s}` }, name + (mySeat === s ? " (you)" : "")),
+          h("span", { class: "name", "data-testid": `name-${s}` }, name),
+          mySeat === s ? h("span", { class: "you", "data-testid": `you-${s}` }, "(you)") : null,
           rating !== null
             ? h("span", { class: "seat-rating", "data-testid": `seat-rating-${s}`, title: seat?.provisional ? "Rating (provisional: too few games to be sure)" : "Rating" }, rating)
             : null,
