@@ -101,7 +101,11 @@ def test_quick_play_three_cushion_with_a_spectator(browser, live_server, artifac
     assert facts["caroms_found"] >= 2
     text = S.page.inner_text("[data-testid=turn-status]")
     assert text.startswith("Game over"), text
-    # a rematch: one offers, the other accepts, everybody gets game 2 from the start
+    # a rematch: one offers, the other accepts, everybody gets game 2 from the start; the players' side panels,
+    # scrolled down to the game's end, come back to their top (the stroke controls) for the new game (QA)
+    scrolled = [p.page.evaluate("() => { const e = document.querySelector('.side'); e.scrollTo(0, 1e6); return e.scrollTop; }")
+                for p in (A, B)]
+    assert all(y > 50 for y in scrolled), scrolled
     seats[0].page.click("#rematch-btn")
     # the offer says who made it
     seats[1].page.wait_for_selector(f"#rematch-btn:has-text(\"Accept {seats[0].name}'s rematch\")", timeout=10000)
@@ -111,5 +115,6 @@ def test_quick_play_three_cushion_with_a_spectator(browser, live_server, artifac
         d2 = p.debug()
         assert not d2["state"]["over"] and d2["state"]["scoreboard"]["scores"] == [0, 0]
         assert p.scores_text() == ("0", "0")
+    assert [p.page.evaluate("document.querySelector('.side').scrollTop") for p in (A, B)] == [0, 0]
     for p in (A, B, S):
         assert not p.errors, f"{p.name}: {p.errors}"

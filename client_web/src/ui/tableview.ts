@@ -94,6 +94,9 @@ export class TableView {
   private missingEl: HTMLElement;
   private boardEl: HTMLElement;
   private sideEl: HTMLElement;
+  /** the game the side panel was last shown for: a new game (a rematch) brings the panel back to its top, where
+   * the stroke controls are (QA: it stayed scrolled down at the rematch button) */
+  private sideGame: number | null = null;
   private missing = false;
   private dialog: HTMLDialogElement;
   private dialogKey = "";
@@ -438,6 +441,8 @@ export class TableView {
         if (!this.model.lastStroke) this.lastClip = null;
         this.onShown({ state: this.model.state, ruling: this.model.lastRuling, v: this.model.v });
         this.renderChat();
+        if (this.sideGame !== null && this.sideGame !== this.model.game) this.sideEl.scrollTop = 0;
+        this.sideGame = this.model.game;
         if (this.startCue && this.model.practice) {
           // a position link's cue stroke: the controls start with it (once, at the table's first snapshot)
           const c = this.startCue;
