@@ -337,16 +337,20 @@ export class Board {
           ctx.textBaseline = "middle";
           ctx.fillText(String(c.n), sx, sy + 0.5);
           if (c.diamond !== null && this.preset) {
-            // the diamond readout beside the ring, toward the middle of the table: "1 · 3.5"
+            // the diamond readout beside the ring, toward the middle of the table: "1 · 3.5"; its box starts a
+            // third of a ring clear of the ring along that direction (QA: a label centred a fixed distance away
+            // overlapped its ring where the direction runs along the text)
             const [mx, my] = this.vp.toScreen(this.preset.length / 2, this.preset.width / 2);
-            const dx = mx - sx, dy = my - sy;
-            const k = (r * 2.4) / Math.max(1, Math.hypot(dx, dy));
-            ctx.font = `600 ${Math.round(r * 1.05)}px system-ui, sans-serif`;
+            const len = Math.max(1, Math.hypot(mx - sx, my - sy));
+            const ux = (mx - sx) / len, uy = (my - sy) / len;
+            const size = Math.round(r * 1.05);
+            ctx.font = `600 ${size}px system-ui, sans-serif`;
             ctx.lineWidth = 3;
             ctx.strokeStyle = "rgba(10,14,12,0.85)";
             const label = diamondLabel({ n: c.n, diamond: c.diamond });
-            ctx.strokeText(label, sx + dx * k, sy + dy * k);
-            ctx.fillText(label, sx + dx * k, sy + dy * k);
+            const d = labelOffset(r, ux, uy, ctx.measureText(label).width, size);
+            ctx.strokeText(label, sx + ux * d, sy + uy * d);
+            ctx.fillText(label, sx + ux * d, sy + uy * d);
           }
         } else {
           ctx.strokeStyle = colour;
@@ -636,4 +640,13 @@ export class Board {
     if (this.drag?.mode === "pull") this.handlers.onPullChange(0);
     this.drag = null;
   }
+}
+
+/**
+ * How far (px) from a ring of radius `r` to centre a label of `w` x `h` px along the unit direction (`ux`, `uy`)
+ * so that the label's box starts `r / 3` clear of the ring: the box reaches `|ux| w/2 + |uy| h/2` back
+ * toward the ring along that direction.
+ */
+export function labelOffset(r: number, ux: number, uy: number, w: number, h: number): number {
+  return r * (4 / 3) + Math.abs(ux) * (w / 2) + Math.abs(uy) * (h / 2);
 }
