@@ -9,6 +9,7 @@ inside their cards, both ways up. Screenshots of each screen are kept.
 
 from __future__ import annotations
 
+import math
 import os
 
 from e2e_driver import ClientPage
@@ -186,6 +187,18 @@ def test_a_phone_player_upright_lags_with_taps(browser, live_server, artifacts):
     assert P.page.is_checked("#zoom-toggle")
     P.redraw()
     assert P.page.evaluate("() => window.billar.table['board'].loupe !== null")
+    # aimed through the corner the loupe takes, the loupe moves off the aim line and the cue ball (QA: it covered
+    # the pocket being aimed at)
+    first = P.page.evaluate("() => { const b = window.billar.table['board']; return [...b.vp.toWorld(b.loupe.cx, b.loupe.cy)]; }")
+    cue = P.debug()["state"]["legal"]["shoot"]["lag_balls"]["0"]
+    P.set_stroke(math.degrees(math.atan2(first[1] - cue[1], first[0] - cue[0])), 1.0)
+    P.redraw()
+    lo = P.page.evaluate("""() => {
+        const b = window.billar.table['board'], l = b.loupe, [ax, ay] = b.vp.toScreen(...b.contact.at);
+        const dx = ax - l.sx, dy = ay - l.sy, t = Math.max(0, Math.min(1, ((l.cx - l.sx) * dx + (l.cy - l.sy) * dy) / (dx * dx + dy * dy)));
+        return { line: Math.hypot(l.cx - l.sx - t * dx, l.cy - l.sy - t * dy), cue: Math.hypot(l.cx - l.sx, l.cy - l.sy), r: l.r };
+    }""")
+    assert lo["line"] >= lo["r"] and lo["cue"] >= lo["r"], lo
     d = P.debug()
     table = get_table(d["preset"])
     v = d["modelV"]

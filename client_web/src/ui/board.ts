@@ -400,7 +400,7 @@ export class Board {
     ctx.restore();
   }
 
-  /** A magnified view of the area around the cue ball in the corner farthest from it. */
+  /** A magnified view of the area around the cue ball, where it hides the least (see `loupeSpot`). */
   private drawLoupe(rpx: number): void {
     this.loupe = null;
     const focus = this.aim?.cue ?? this.remoteAim?.cue ?? null;
@@ -410,9 +410,12 @@ export class Board {
     const [sx, sy] = this.vp.toScreen(focus[0], focus[1]);
     const r = Math.round(Math.min(cssW, cssH) * 0.2);
     const k = Math.max(2, Math.min(4, (14 * 1.5) / Math.max(1, rpx)));
-    const m = 6;
-    const cx = sx < cssW / 2 ? cssW - r - m : r + m;
-    const cy = sy < cssH / 2 ? cssH - r - m : r + m;
+    const scr = (p: Vec2): [number, number] => this.vp.toScreen(p[0], p[1]);
+    const path: [number, number][][] = [];
+    if (this.aim && this.contact) path.push([[sx, sy], scr(this.contact.at)]);
+    if (this.aidShown) path.push([scr(this.aidShown.object.from), scr(this.aidShown.object.to)]);
+    const balls = this.balls.filter((b) => !b.pocketed).map((b) => scr([b.x, b.y]));
+    const [cx, cy] = loupeSpot(cssW, cssH, r, 6, [sx, sy], path, balls);
     const ctx = this.ctx;
     const d = this.dpr;
     ctx.save();
@@ -649,4 +652,42 @@ export class Board {
  */
 export function labelOffset(r: number, ux: number, uy: number, w: number, h: number): number {
   return r * (4 / 3) + Math.abs(ux) * (w / 2) + Math.abs(uy) * (h / 2);
+}
+
+/** The distance (px) from point `p` to the segment `a`-`b`. */
+function segmentDistance(p: [number, number], a: [number, number], b: [number, number]): number {
+  const dx = b[0] - a[0], dy = b[1] - a[1];
+  const len2 = dx * dx + dy * dy;
+  const t = len2 > 0 ? Math.max(0, Math.min(1, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / len2)) : 0;
+  return Math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy);
+}
+
+/**
+ * Where the loupe of radius `r` goes on a canvas of `w` x `h` px (`m` px from its edges): one of the four corners
+ * or the middles of the two long sides, chosen in turn by what it would cover (QA: in the corner farthest from the
+ * cue ball it covered the pocket being aimed at):
+ * 1. clear of the cue ball and of the aim (`path`: the cue ball's line to its first contact, the object ball's line);
+ * 2. clear of the other balls (`balls`, their centres);
+ * 3. the farthest from the cue ball.
+ * "Clear" means the point or line is at least the loupe's radius and a sixth of it from the loupe's centre.
+ * Returns the loupe's centre (px).
+ */
+export function loupeSpot(w: number, h: number, r: number, m: number, cue: [number, number],
+                          path: [number, number][][], balls: [number, number][]): [number, number] {
+  const x0 = r + m, x1 = w - r - m, y0 = r + m, y1 = h - r - m;
+  const spots: [number, number][] = [[x0, y0], [x1, y0], [x0, y1], [x1, y1]];
+  spots.push(...(w >= h ? [[(x0 + x1) / 2, y0], [(x0 + x1) / 2, y1]] : [[x0, (y0 + y1) / 2], [x1, (y0 + y1) / 2]]) as [number, number][]);
+  const clear = r * (7 / 6);
+  const score = (c: [number, number]): [number, number, number] => {
+    const aim = Math.min(Math.hypot(c[0] - cue[0], c[1] - cue[1]), ...path.map(([a, b]) => segmentDistance(c, a, b)));
+    const others = Math.min(Infinity, ...balls.map((b) => Math.hypot(c[0] - b[0], c[1] - b[1])));
+    return [Math.min(aim, clear), Math.min(others, clear), Math.hypot(c[0] - cue[0], c[1] - cue[1])];
+  };
+  let best = spots[0], bestScore = score(best);
+  for (const c of spots.slice(1)) {
+    const sc = score(c);
+    const i = sc.findIndex((v, j) => v !== bestScore[j]);
+    if (i >= 0 && sc[i] > bestScore[i]) [best, bestScore] = [c, sc];
+  }
+  return best;
 }
