@@ -189,12 +189,97 @@ def arena_pairs(waiting: Sequence[Hashable], rank: Mapping[Hashable, int],
                     break
             if changed:
                 break
+    if len(left) >= 2:  # the swaps above are augmenting paths of three edges; a longer one may still exist
+        pairs, left = _maximum_pairs(ws, pairs, rematch)
     if rematch_ok:
         while len(left) >= 2:
             pairs.append([left.pop(0), left.pop(0)])
     out = [tuple(sorted(p, key=lambda q: rank[q])) for p in pairs]
     out.sort(key=lambda p: rank[p[0]])
     return out  # type: ignore[return-value]
+
+
+def _maximum_pairs(players: List[Hashable], pairs: List[List[Hashable]], rematch) -> Tuple[List[List[Hashable]], List[Hashable]]:
+    """``pairs`` grown to as many pairs of ``players`` (in rank order) as there can be without an immediate rematch
+    (``rematch(a, b)``): a maximum matching of the graph whose edges are the allowed pairs, found by augmenting
+    ``pairs`` along alternating paths from each unpaired player, odd cycles (blossoms) shrunk to one vertex as they
+    are met (J. Edmonds, "Paths, trees, and flowers", Canadian Journal of Mathematics 17, 1965). The pairs the
+    greedy rule made stay unless a path runs through them. Returns (pairs, players left over in rank order)."""
+    n = len(players)
+    index = {p: i for i, p in enumerate(players)}
+    allowed = [[j for j in range(n) if j != i and not rematch(players[i], players[j])] for i in range(n)]
+    mate = [-1] * n
+    for a, b in pairs:
+        mate[index[a]], mate[index[b]] = index[b], index[a]
+    for root in range(n):
+        if mate[root] == -1:
+            _augment(root, allowed, mate)
+    done, out = set(), []
+    for i in range(n):
+        if mate[i] != -1 and i not in done:
+            done.update((i, mate[i]))
+            out.append([players[i], players[mate[i]]])
+    return out, [players[i] for i in range(n) if mate[i] == -1]
+
+
+def _augment(root: int, allowed: List[List[int]], mate: List[int]) -> bool:
+    """One search of Edmonds' algorithm from the unmatched vertex ``root``: a breadth-first alternating tree
+    (``parent`` of each odd vertex, the matched edge above each even one); an edge between two even vertices closes
+    an odd cycle, whose vertices then share the ``base`` of its top; reaching an unmatched vertex flips the path to
+    ``root`` (``mate`` changes, True)."""
+    n = len(mate)
+    parent = [-1] * n
+    base = list(range(n))
+    even = [False] * n
+    even[root] = True
+    queue = [root]
+
+    def top_of_cycle(a: int, b: int) -> int:
+        on_path = [False] * n
+        while True:  # from a up to the root, marking the bases of the even vertices
+            a = base[a]
+            on_path[a] = True
+            if mate[a] == -1:
+                break
+            a = parent[mate[a]]
+        while not on_path[base[b]]:  # from b up to the first of them
+            b = parent[mate[base[b]]]
+        return base[b]
+
+    def shrink_path(v: int, top: int, child: int, in_cycle: List[bool]) -> None:
+        while base[v] != top:
+            in_cycle[base[v]] = in_cycle[base[mate[v]]] = True
+            parent[v] = child
+            child = mate[v]
+            v = parent[mate[v]]
+
+    while queue:
+        v = queue.pop(0)
+        for u in allowed[v]:
+            if base[v] == base[u] or mate[v] == u:
+                continue
+            if u == root or (mate[u] != -1 and parent[mate[u]] != -1):  # u is even too: an odd cycle
+                top = top_of_cycle(v, u)
+                in_cycle = [False] * n
+                shrink_path(v, top, u, in_cycle)
+                shrink_path(u, top, v, in_cycle)
+                for i in range(n):
+                    if in_cycle[base[i]]:
+                        base[i] = top
+                        if not even[i]:
+                            even[i] = True
+                            queue.append(i)
+            elif parent[u] == -1:
+                parent[u] = v
+                if mate[u] == -1:  # an augmenting path: flip it back to the root
+                    while u != -1:
+                        w = mate[parent[u]]
+                        mate[u], mate[parent[u]] = parent[u], u
+                        u = w
+                    return True
+                even[mate[u]] = True
+                queue.append(mate[u])
+    return False
 
 
 #: arena points: a win, a draw, a loss (lichess), doubled on a streak

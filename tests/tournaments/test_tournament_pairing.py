@@ -136,6 +136,17 @@ def test_arena_pairs_no_self_no_double_no_avoidable_rematch(pool, rematch_ok):
         assert len(pairs) == len(ws) // 2  # everyone is waiting: everyone plays (one may sit out)
 
 
+def test_arena_pairs_find_a_longer_way_round_the_rematches():
+    """Found by the property test above: 4 may only meet 3, 1 neither 4 nor 5. The greedy pass pairs 5-3 and 0-2,
+    and no single swap frees 3 for 4; the full pairing takes an alternating path through both pairs."""
+    order = [5, 3, 0, 2, 4, 1]
+    rank = {p: i for i, p in enumerate(order)}
+    last = {0: 4, 1: 4, 2: 4, 4: 5, 5: 1}
+    pairs = arena_pairs(order, rank, last)
+    assert len(pairs) == 3 and not any(_is_rematch(last, a, b) for a, b in pairs), pairs
+    assert (3, 4) in pairs
+
+
 def test_arena_pairs_close_in_rank_and_avoid_last_opponent():
     rank = {p: p for p in range(6)}
     assert arena_pairs(range(6), rank, {}) == [(0, 1), (2, 3), (4, 5)]
