@@ -36,8 +36,10 @@ _USERNAME = {"type": "string", "minLength": 1, "maxLength": 64,
                             "one name (409 username_taken)"}
 _PASSWORD = {"type": "string", "minLength": 1, "maxLength": PASSWORD_MAX_CHARS}
 _GAME_ITEM = _obj({
-    "id": INT, "discipline": {"type": "string"}, "rated": {"type": "boolean"}, "finished_at": TIME,
-    "seat": {"type": "integer", "enum": [0, 1]}, "result": {"type": "string", "enum": ["win", "draw", "loss"]},
+    "id": INT, "discipline": {"type": "string"}, "rated": {"type": "boolean"},
+    "aborted": {"type": "boolean", "description": "forfeited before both players had played a stroke: not rated, "
+                                                  "not in the statistics"},
+    "finished_at": TIME, "seat": {"type": "integer", "enum": [0, 1]}, "result": {"type": "string", "enum": ["win", "draw", "loss"]},
     "points": INT, "innings": INT, "high_run": INT, "average": NUM,
     "rating_before": NULLABLE_NUM, "rating_after": NULLABLE_NUM, "rating_change": NULLABLE_NUM,
     "opponent": _obj({"name": {"type": "string"}, "registered": {"type": "boolean"}, "points": INT,

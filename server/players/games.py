@@ -10,7 +10,8 @@ keys the table adds for registered players: ``meta["accounts"]`` ([account id or
 None for a guest or the computer) and ``meta["rated"]`` (the table was created rated, and the game was not
 aborted: a forfeit before both players had played a stroke, server/table/play.py ``both_played``, writes
 False there and ``meta["aborted"]`` True). A game is rated only when both hold: two different accounts and
-``meta["rated"]``.
+``meta["rated"]``. An aborted game is stored with ``"aborted": true`` in its ``result`` (the games lists say so)
+and adds nothing to the players' statistics.
 
 Rating updates: Glicko-2 per discipline (glicko2.py; pentathlon and triathlon are their own
 disciplines), the rating period one game. Concurrent games of one player on several processes
@@ -165,7 +166,7 @@ def prepare(meta: Mapping[str, Any], entries: Sequence[Mapping[str, Any]], expor
     return _Prepared(
         table_id=table_id, game_no=game_no, discipline=discipline, config=dict(meta.get("config") or {}),
         seed=int(seed) if isinstance(seed, int) and not isinstance(seed, bool) and abs(seed) < 2**63 else 0,
-        result=dict(result), winner=result.get("winner"), rated=rated, names=_seat_names(meta), accounts=accounts,
+        result=dict(result, aborted=True) if meta.get("aborted") else dict(result), winner=result.get("winner"), rated=rated, names=_seat_names(meta), accounts=accounts,
         lines=lines, started=started, finished=finished, strokes=len(entries), data=record.encode(exported, entries))
 
 
@@ -226,7 +227,8 @@ async def record_game(db: Database, meta: Mapping[str, Any], entries: Sequence[M
                 rating_after=sr.rating_after if sr else None, rd_before=sr.rd_before if sr else None,
                 rd_after=sr.rd_after if sr else None))
         await conn.execute(insert(game_players), rows)
-        await _add_statistics(conn, ins, p, game_id)
+        if not p.result.get("aborted"):  # an aborted game is kept (its record, the games lists) but counts nowhere
+            await _add_statistics(conn, ins, p, game_id)
     return RecordOutcome(game_id, True, p.rated, seat_ratings, time.perf_counter() - t0)
 
 

@@ -116,7 +116,7 @@ def _games_stmt(by_key: bool, before: bool):
     mine = (select(gp.c.game_id, gp.c.seat, gp.c.account_id, gp.c.discipline, gp.c.finished_at, gp.c.score,
                    gp.c.points, gp.c.innings, gp.c.high_run, gp.c.average, gp.c.rating_before, gp.c.rating_after)
             .where(*cond).order_by(gp.c.game_id.desc()).limit(bindparam("n")).subquery("mine"))
-    return (select(mine, games.c.rated, _op.c.name.label("op_name"), _op.c.account_id.label("op_account"),
+    return (select(mine, games.c.rated, games.c.result.label("game_result"), _op.c.name.label("op_name"), _op.c.account_id.label("op_account"),
                    _op.c.points.label("op_points"), _op.c.rating_before.label("op_rating"),
                    _me.c.username.label("me_name"))
             .select_from(mine)
@@ -135,7 +135,8 @@ _RESULT = {1.0: "win", 0.5: "draw", 0.0: "loss"}
 def _game_item(r) -> Dict[str, Any]:
     change = None if r.rating_after is None else round(r.rating_after - r.rating_before, 2)
     return {
-        "id": r.game_id, "discipline": r.discipline, "rated": bool(r.rated), "finished_at": _iso(r.finished_at),
+        "id": r.game_id, "discipline": r.discipline, "rated": bool(r.rated),
+        "aborted": isinstance(r.game_result, dict) and r.game_result.get("aborted") is True, "finished_at": _iso(r.finished_at),
         "seat": r.seat, "result": _RESULT.get(r.score, "loss"), "points": r.points, "innings": r.innings,
         "high_run": r.high_run, "average": round(r.average, 3),
         "rating_before": _r(r.rating_before), "rating_after": _r(r.rating_after), "rating_change": change,
@@ -171,7 +172,8 @@ async def profile(db: Database, name: str, now: Optional[dt.datetime] = None) ->
         if rated:
             params = {"account": acc.id, **{f"d{i}": d for i, d in enumerate(rated)}}
             hist = (await conn.execute(_HISTORY[len(rated)], params)).all()
-        recent = (await conn.execute(_GAMES_OF_ID, {"account": acc.id, "n": RECENT_GAMES})).all() if played else []
+        # not only when the statistics hold a discipline: an aborted game is listed but counts in none
+        recent = (await conn.execute(_GAMES_OF_ID, {"account": acc.id, "n": RECENT_GAMES})).all()
     out_ratings, out_stats = [], []
     for r in rows if played else ():
         if r.rating is not None:

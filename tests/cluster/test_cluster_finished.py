@@ -12,7 +12,7 @@ import pytest
 
 from cluster_harness import Node, schema_of, stop_nodes
 from harness import http_request as http
-from harness import rated_table
+from harness import one_stroke_each, rated_table
 from protocol import inbound as I
 
 THREE = {"distance": 1, "breaker": 0}
@@ -58,7 +58,8 @@ async def test_a_game_whose_process_dies_before_the_database_write_is_recorded_o
     p1 = await Node(redis_url, prefix, "p1").start(tmp)
     p2 = await Node(redis_url, prefix, "p2").start(tmp)
     try:
-        a, b, tid, _, tb = await rated_table(p1.port, "three_cushion", THREE)
+        a, b, tid, ta, tb = await rated_table(p1.port, "three_cushion", THREE)
+        await one_stroke_each(a, b, tid, ta, tb)  # a game resigned before both have played is not rated
         async with database_held(prefix, tmp):
             await b.send(I.Resign(table=tid, token=tb))
             while (await a.recv())["type"] != "ruling":

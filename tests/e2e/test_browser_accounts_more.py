@@ -401,5 +401,11 @@ def test_a_rated_game_resigned_before_both_have_played_shows_as_aborted(browser,
     shot(P, artifacts, "accounts-aborted-game.png")
     for name in (a_name, b_name):
         prof = api_get(base, f"/api/players/{q(name)}")
-        assert prof["ratings"] == [] and [g["rated"] for g in prof["recent_games"]] == [False], prof
+        assert prof["ratings"] == [] and prof["statistics"] == [], prof
+        assert [(g["rated"], g["aborted"]) for g in prof["recent_games"]] == [(False, True)], prof
+    # the profile lists the game as aborted (QA: it said "casual" and counted it in the statistics)
+    P.page.goto(f"{base}/#/@/{q(a_name)}")
+    P.page.wait_for_selector("[data-testid=recent-games] [data-testid=game-rating]", timeout=15000)
+    assert P.page.inner_text("[data-testid=recent-games] [data-testid=game-rating]") == "aborted"
+    shot(P, artifacts, "accounts-aborted-profile.png")
     assert not P.errors, P.errors

@@ -205,6 +205,28 @@ async def rated_table(port: int, discipline: str, config: dict, names=("Ann", "B
     return a, b, sa["table"], sa["token"], sb["token"]
 
 
+SOFT = {"phi_deg": 90.0, "V0": 0.4, "a": 0.0, "b": 0.0, "theta_deg": 0.0}  # no carom: the turn passes
+
+
+async def game_snapshot(client, game):
+    """The first table snapshot of game ``game`` (a rematch's)."""
+    while (await next_of(client, "table_snapshot"))["game"] != game:
+        pass
+
+
+async def one_stroke_each(a, b, tid, ta, tb):
+    """Seat 0 (a) and then seat 1 (b) each play a soft stroke that scores nothing: the game is under way for both
+    (a rated game forfeited before both players have played is aborted, not rated)."""
+    await a.send(I.Shot(table=tid, token=ta, seq=1, stroke=SOFT))
+    s0 = await next_of(a, "stroke")
+    assert s0["ruling"]["next_player"] == 1 and not s0["state"]["over"], s0["ruling"]
+    await next_of(b, "stroke")
+    await b.send(I.Shot(table=tid, token=tb, seq=1, stroke=SOFT))
+    s1 = await next_of(b, "stroke")
+    assert s1["ruling"]["next_player"] == 0 and not s1["state"]["over"], s1["ruling"]
+    await next_of(a, "stroke")
+
+
 async def http_request(port: int, method: str, path: str, body: bytes = b"", headers=None):
     """One raw HTTP/1.1 request; returns (status, headers dict (lower-case, Set-Cookie as a list), body bytes)."""
     r, w = await asyncio.open_connection("127.0.0.1", port)

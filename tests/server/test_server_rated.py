@@ -5,32 +5,10 @@ import asyncio
 import json
 
 from harness import http_request as http
-from harness import logged_in, next_of, open_client, rated_table
+from harness import SOFT, game_snapshot, logged_in, next_of, one_stroke_each, open_client, rated_table
 from protocol import inbound as I
 
 THREE = {"distance": 1, "breaker": 0}  # three-cushion to one point, seat 0 breaks (no lag)
-SOFT = {"phi_deg": 90.0, "V0": 0.4, "a": 0.0, "b": 0.0, "theta_deg": 0.0}  # no carom: the turn passes
-
-
-async def game_snapshot(client, game):
-    """The first table snapshot of game ``game`` (a rematch's)."""
-    while (await next_of(client, "table_snapshot"))["game"] != game:
-        pass
-
-
-async def one_stroke_each(a, b, tid, ta, tb):
-    """Seat 0 (a) and then seat 1 (b) each play a soft stroke that scores nothing: the game is under way for both
-    (a rated game forfeited before both players have played is aborted, not rated)."""
-    await a.send(I.Shot(table=tid, token=ta, seq=1, stroke=SOFT))
-    s0 = await next_of(a, "stroke")
-    assert s0["ruling"]["next_player"] == 1 and not s0["state"]["over"], s0["ruling"]
-    await next_of(b, "stroke")
-    await b.send(I.Shot(table=tid, token=tb, seq=1, stroke=SOFT))
-    s1 = await next_of(b, "stroke")
-    assert s1["ruling"]["next_player"] == 0 and not s1["state"]["over"], s1["ruling"]
-    await next_of(a, "stroke")
-
-
 async def test_a_rated_game_is_recorded_once_and_its_players_see_their_new_ratings(db_server):
     a = await logged_in(db_server.port, "Ann")
     b = await logged_in(db_server.port, "Bob")
@@ -144,9 +122,12 @@ async def test_a_rated_game_forfeited_before_both_players_have_played_is_aborted
     for name, result in (("Ann", "win"), ("Bob", "loss")):
         st, _, body = await http(db_server.port, "GET", f"/api/players/{name}/games")
         games = json.loads(body)["games"]
-        assert st == 200 and len(games) == 1 and games[0]["result"] == result and games[0]["rated"] is False, games
+        assert st == 200 and len(games) == 1 and games[0]["result"] == result, games
+        assert games[0]["rated"] is False and games[0]["aborted"] is True, games
         st, _, body = await http(db_server.port, "GET", f"/api/players/{name}")
-        assert st == 200 and json.loads(body)["ratings"] == [], body
+        prof = json.loads(body)
+        # no rating, and nothing in the statistics (no game, no loss, no best game of 0.000; QA)
+        assert st == 200 and prof["ratings"] == [] and prof["statistics"] == [], body
     snap = None
     w = await open_client(db_server, "w")
     await w.send(I.Watch(table=tid))
@@ -179,3 +160,7 @@ async def test_a_rated_game_forfeited_before_both_players_have_played_is_aborted
     assert "aborted" not in r["ruling"] and "not rated" not in r["ruling"]["text"]
     rated = await next_of(a, "game_rated")
     assert rated["game"] == 3 and {x["seat"]: x["after"] > 1500 for x in rated["ratings"]} == {0: True, 1: False}
+    st, _, body = await http(db_server.port, "GET", "/api/players/Ann")
+    prof = json.loads(body)
+    assert [(g["rated"], g["aborted"]) for g in prof["recent_games"]] == [(True, False), (False, True), (False, True)]
+    assert [(x["discipline"], x["games"], x["wins"]) for x in prof["statistics"]] == [("three_cushion", 1, 1)], prof

@@ -135,7 +135,7 @@ async def test_round_robin_of_three(db_server):
     st, _, body = await http(db_server.port, "GET", f"/api/players/{rows[0]['username']}")
     prof = json.loads(body)
     assert prof["ratings"] == [] and len(prof["recent_games"]) == 2, prof
-    assert all(g["rated"] is False for g in prof["recent_games"]), prof["recent_games"]
+    assert all(g["rated"] is False and g["aborted"] is True for g in prof["recent_games"]), prof["recent_games"]
     assert all(p.told for p in players)
 
 

@@ -16,6 +16,8 @@ export interface GameItem {
   id: number;
   discipline: string;
   rated: boolean;
+  /** forfeited before both players had played a stroke: not rated, not in the statistics (absent from older servers) */
+  aborted?: boolean;
   finished_at: string;
   seat: number;
   result: "win" | "draw" | "loss";
@@ -95,7 +97,7 @@ function gameRows(games: GameItem[]): HTMLElement[] {
     const change =
       g.rating_before !== null && g.rating_after !== null
         ? h("span", { class: `change ${Math.round(g.rating_after) >= Math.round(g.rating_before) ? "plus" : "minus"}`, title: ratingChangeText(g.rating_before, g.rating_after) }, signedChange(g.rating_before, g.rating_after), h("span", { class: "after" }, ` (${Math.round(g.rating_after)})`))
-        : h("span", { class: "hint" }, g.rated ? "-" : "casual");
+        : h("span", { class: "hint", "data-testid": "game-rating" }, g.aborted ? "aborted" : g.rated ? "-" : "casual");
     return h(
       "tr",
       { "data-game": g.id, class: `result-${g.result}` },
