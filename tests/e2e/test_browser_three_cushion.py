@@ -118,3 +118,42 @@ def test_quick_play_three_cushion_with_a_spectator(browser, live_server, artifac
     assert [p.page.evaluate("document.querySelector('.side').scrollTop") for p in (A, B)] == [0, 0]
     for p in (A, B, S):
         assert not p.errors, f"{p.name}: {p.errors}"
+
+
+def test_a_spectator_catching_up_sees_game_over_only_with_the_last_position(browser, live_server, artifacts):
+    """QA: a stroke was still being played back on a spectator's page when the resignation after it arrived, and the
+    Game-over summary covered the table with the history one entry short. It now waits for the end of the playback."""
+    from test_browser_accounts import ApiClient, Sock
+
+    base = live_server.url
+    a, b = Sock(base, ApiClient(base)), Sock(base, ApiClient(base))
+    try:
+        a.send({"type": "create_table", "discipline": "three_cushion", "config": {"distance": 1, "breaker": 0}})
+        sa = a.expect("seated")
+        tid = sa["table"]
+        b.send({"type": "join", "table": tid})
+        b.expect("seated")
+        S = new_page(browser, live_server, "Sam")
+        S.open(f"#/table/{tid}")
+        S.wait_table()
+        S.page.wait_for_function("() => window.billar.table.debug().seats.every(s => s !== null)")
+        # a long, soft stroke (seconds of animation), and the resignation straight after it
+        a.send({"type": "shot", "table": tid, "token": sa["token"], "seq": 1,
+                "stroke": {"phi_deg": 10.0, "V0": 2.5, "a": 0.0, "b": 0.0, "theta_deg": 0.0}})
+        a.expect("stroke")
+        a.send({"type": "resign", "table": tid, "token": sa["token"]})
+        end_v = a.expect("ruling")["v"]
+        # the page has the game's end (the model's last version) while the stroke still plays back
+        S.page.wait_for_function(f"() => {{ const d = window.billar.table.debug(); return d.modelV >= {end_v} && d.playback.animating; }}",
+                                 timeout=10000)
+        d = S.debug()
+        assert not d["state"]["over"], "the position shown is the one before the end"
+        assert S.page.is_hidden("[data-testid=match-summary]")
+        S.page.wait_for_selector("[data-testid=match-summary]", state="visible", timeout=30000)
+        assert not S.debug()["playback"]["animating"]
+        assert [e["kind"] for e in S.debug()["history"]][-2:] == ["stroke", "forfeit"]
+        S.page.screenshot(path=os.path.join(artifacts, "spectator-caught-up-game-over.png"))
+        assert not S.errors, S.errors
+    finally:
+        a.close()
+        b.close()

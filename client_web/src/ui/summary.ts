@@ -17,6 +17,8 @@ export interface SummaryActions {
   replayHref: string;
   /** a rated game: each seat's rating change in words ("" until the server has recorded it); null: casual */
   ratings?: [string, string] | null;
+  /** the page still shows an earlier position (strokes being played back): the summary waits for the end */
+  behind?: boolean;
 }
 
 export class MatchSummary {
@@ -32,7 +34,7 @@ export class MatchSummary {
   /** Show the summary of `m` when its game is over (`gameKey` names the game: closing it hides it for that game only). */
   render(m: GameModelView, gameKey: string, act: SummaryActions): void {
     const st = m.state;
-    if (!st?.over || this.closedFor === gameKey) {
+    if (!st?.over || act.behind || this.closedFor === gameKey) {
       this.el.hidden = true;
       this.key = "";
       return;

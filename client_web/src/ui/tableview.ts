@@ -1169,7 +1169,10 @@ export class TableView {
     this.renderPractice();
     this.renderInfo();
     this.renderHistory();
-    this.summary.render(m, `${this.id}/${m.game}`, { rematch: this.rematchAction(), replayHref: `#/replay/${this.id}/${m.game}`, ratings: this.ratingWords() });
+    // the summary comes with the position that ends the game (QA: a spectator catching up saw "Game over" over
+    // strokes still being played back)
+    const behind = !this.shown?.state?.over;
+    this.summary.render(m, `${this.id}/${m.game}`, { rematch: this.rematchAction(), replayHref: `#/replay/${this.id}/${m.game}`, ratings: this.ratingWords(), behind });
     this.renderRated();
     this.syncBoard();
     this.replayBar.update();
