@@ -28,7 +28,7 @@ def _obj(props: Dict[str, Any], required=None, extra: bool = False) -> Dict[str,
             "additionalProperties": extra}
 
 
-_USERNAME = {"type": "string", "minLength": 1, "maxLength": 64,
+_USERNAME = {"type": "string", "minLength": 0, "maxLength": 64,
              "description": f"{names.MIN_CHARS}-{names.MAX_CHARS} characters once surrounding blanks are stripped: "
                             "letters (any script) and digits, with single separators (space, _, - or .) between "
                             "them; it starts and ends with a letter or digit (registration: 400 bad_username "

@@ -165,6 +165,8 @@ def check_username(value: Any) -> str:
     :data:`MIN_CHARS`-:data:`MAX_CHARS` characters of letters, digits and single separators between
     them (:func:`check_chars`), and not reserved (:func:`is_reserved`, on either key).
     """
+    if isinstance(value, str) and not value.strip():  # the account's rule, not the transport's "at least 1"
+        raise UsernameError("bad_username", f"username: must be {MIN_CHARS} to {MAX_CHARS} characters, got 0")
     try:
         name = NAME(value, "username")
     except ProtocolError as exc:

@@ -344,3 +344,24 @@ def test_a_number_box_emptied_keeps_the_stroke_in_force(browser, live_server):
         assert A.page.input_value(box) == shown, box
     assert A.stroke_values() == before and before["phi"] == 30.0 and abs(before["V0"] - 3.0) < 1e-9
     assert not A.errors
+
+
+def test_a_double_click_on_resign_resigns_once_without_an_error(browser, live_server):
+    """QA: a second quick click on Resign sent a second resignation, answered with the toast "the game is over"."""
+    A = new_page(browser, live_server, "Ann")
+    A.open()
+    A.page.select_option("#discipline", "three_cushion")
+    A.page.click("#create-btn")
+    A.wait_table()
+    B = new_page(browser, live_server, "Bob")
+    B.open(f"#/table/{A.table_id()}")
+    B.wait_table()
+    B.page.click("#take-seat-btn")
+    B.page.wait_for_function("() => window.billar.table.debug().seats.every(s => s !== null)")
+    B.page.on("dialog", lambda d: d.accept())
+    B.page.evaluate("() => { const b = document.querySelector('#resign-btn'); b.click(); b.click(); }")
+    for P in (A, B):
+        P.page.wait_for_function("() => window.billar.table.debug().state?.over === true", timeout=10000)
+    B.page.wait_for_timeout(1000)  # time for a second answer to come
+    assert B.error_toasts() == [] and not B.errors and not A.errors, (B.error_toasts(), B.errors, A.errors)
+    assert [e["kind"] for e in A.debug()["history"]] == ["forfeit"]

@@ -130,6 +130,9 @@ async def test_errors_and_their_statuses(api):
         (("POST", "/api/account/register", {"username": "B0B", "password": PW}), 409, "username_taken"),
         (("POST", "/api/account/register", {"username": "Воb", "password": PW}), 409, "username_taken"),
         (("POST", "/api/account/register", {"username": "X" * 21, "password": PW}), 400, "bad_username"),
+        (("POST", "/api/account/register", {"username": "", "password": PW}), 400, "bad_username"),
+        (("POST", "/api/account/register", {"username": "   ", "password": PW}), 400, "bad_username"),
+        (("POST", "/api/account/login", {"username": "", "password": PW}), 401, "login_failed"),
         (("POST", "/api/account/register", {"username": "X" * 65, "password": PW}), 400, "bad_field"),
         (("POST", "/api/account/register", {"username": "Zo\u0007e", "password": PW}), 400, "bad_username"),
         (("POST", "/api/account/register", {"username": "Computer (level 1)", "password": PW}), 400, "reserved_username"),
@@ -157,6 +160,9 @@ async def test_errors_and_their_statuses(api):
         assert (r.status, r.decoded()["error"]["code"]) == (status, code), (method, path, body)
     r = await Client(api).call("GET", "/api/account/login")
     assert r.header("allow") == ["POST"]
+    # a blank name is told the account's rule, as the form says it (QA: "must be 1 to 64 characters")
+    r = await Client(api).call("POST", "/api/account/register", {"username": "  ", "password": PW})
+    assert r.decoded()["error"]["message"] == "username: must be 2 to 20 characters, got 0", r.decoded()
     # the same wrong-login answer for a wrong password and an unknown user
     a = (await Client(api).call("POST", "/api/account/login", {"username": "Bob", "password": "wrong wrong"})).decoded()
     b = (await Client(api).call("POST", "/api/account/login", {"username": "Nobody", "password": PW})).decoded()

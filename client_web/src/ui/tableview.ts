@@ -75,6 +75,9 @@ export class TableView {
   shown: Shown | null = null;
   seat: SeatRecord | null;
   private pending: { seq: number; kind: string } | null = null;
+  /** the game this page has sent a resignation for (its Resign is gone until the answer or a new snapshot; QA: a
+   * second quick click was told "the game is over") */
+  private resignSent: number | null = null;
   private placement: Vec2 | null = null;
   private pull = 0;
   private lagSent = false;
@@ -95,7 +98,7 @@ export class TableView {
   private boardEl: HTMLElement;
   private sideEl: HTMLElement;
   /** the game the side panel was last shown for: a new game (a rematch) brings the panel back to its top, where
-   * the stroke controls are (QA: it stayed scrolled down at the rematch button) */
+   * the stroke controls are, and the page to the table (QA: both stayed scrolled down at the rematch button) */
   private sideGame: number | null = null;
   private missing = false;
   private dialog: HTMLDialogElement;
@@ -435,13 +438,17 @@ export class TableView {
         return;
       case "snapshot":
         this.catchingUp = false;
+        this.resignSent = null;
         this.playback.clear();
         this.lagSent = false;
         this.remoteAim = null;
         if (!this.model.lastStroke) this.lastClip = null;
         this.onShown({ state: this.model.state, ruling: this.model.lastRuling, v: this.model.v });
         this.renderChat();
-        if (this.sideGame !== null && this.sideGame !== this.model.game) this.sideEl.scrollTop = 0;
+        if (this.sideGame !== null && this.sideGame !== this.model.game) {
+          this.sideEl.scrollTop = 0;
+          if (window.scrollY > 0) window.scrollTo(0, 0); // a phone scrolled to the summary: the new game's table (QA)
+        }
         this.sideGame = this.model.game;
         if (this.startCue && this.model.practice) {
           // a position link's cue stroke: the controls start with it (once, at the table's first snapshot)
@@ -1378,8 +1385,13 @@ export class TableView {
     // resigning is open to a seated player whenever the game runs, a pending decision included:
     // the modal dialog makes the page behind it inert, so it carries its own Resign (CI found a
     // player who could not resign while the dialog waited)
-    const resign = tok && this.mySeat !== null && !st.over && m.seats.every((s) => s !== null)
-      ? () => confirm("Resign this game?") && this.app.send(out.resign(this.id, tok))
+    const resign = tok && this.mySeat !== null && !st.over && m.seats.every((s) => s !== null) && this.resignSent !== m.game
+      ? () => {
+          if (this.resignSent === m.game || !confirm("Resign this game?")) return;
+          this.resignSent = m.game;
+          this.app.send(out.resign(this.id, tok));
+          this.refresh();
+        }
       : null;
     const key = blocking ? JSON.stringify([this.shown?.v, decisions, resign !== null]) : "";
     if (blocking) {
