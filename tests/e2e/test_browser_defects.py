@@ -281,16 +281,22 @@ def test_the_lag_tells_the_balls_apart_and_shows_where_they_stopped(browser, liv
         assert not p.errors, f"{p.name}: {p.errors}"
 
 
-def test_carom_lag_words_say_the_bottom_cushion(browser, live_server):
-    A = new_page(browser, live_server, "Cai")
+def three_cushion_pair(browser, live_server, a: str, b: str):
+    """``a`` creates a three-cushion table from the lobby's form, ``b`` opens its link and takes the other seat."""
+    A = new_page(browser, live_server, a)
     A.open()
     A.page.select_option("#discipline", "three_cushion")
     A.page.click("#create-btn")
     A.wait_table()
-    B = new_page(browser, live_server, "Dan")
+    B = new_page(browser, live_server, b)
     B.open(f"#/table/{A.table_id()}")
     B.wait_table()
     B.page.click("#take-seat-btn")
+    return A, B
+
+
+def test_carom_lag_words_say_the_bottom_cushion(browser, live_server):
+    A, B = three_cushion_pair(browser, live_server, "Cai", "Dan")
     A.page.wait_for_function("() => window.billar.table.debug().canShoot", timeout=15000)
     words = A.page.inner_text("[data-testid=turn-status]")
     # the short cushions by where the ball goes, not "top" and "bottom": the table is drawn sideways (QA)
@@ -348,15 +354,7 @@ def test_a_number_box_emptied_keeps_the_stroke_in_force(browser, live_server):
 
 def test_a_double_click_on_resign_resigns_once_without_an_error(browser, live_server):
     """QA: a second quick click on Resign sent a second resignation, answered with the toast "the game is over"."""
-    A = new_page(browser, live_server, "Ann")
-    A.open()
-    A.page.select_option("#discipline", "three_cushion")
-    A.page.click("#create-btn")
-    A.wait_table()
-    B = new_page(browser, live_server, "Bob")
-    B.open(f"#/table/{A.table_id()}")
-    B.wait_table()
-    B.page.click("#take-seat-btn")
+    A, B = three_cushion_pair(browser, live_server, "Ann", "Bob")
     B.page.wait_for_function("() => window.billar.table.debug().seats.every(s => s !== null)")
     B.page.on("dialog", lambda d: d.accept())
     B.page.evaluate("() => { const b = document.querySelector('#resign-btn'); b.click(); b.click(); }")

@@ -163,16 +163,18 @@ def test_phone_layouts(browser, live_server, artifacts):
     assert not P.errors and not C.errors
 
 
-def phone_against_desktop(browser, live_server, size):
-    """Pia on a phone held ``size`` creates a 14.1 table to 3 with taps, Desk on a desktop takes the other seat;
-    returns (Pia, Desk) once Pia may play the lag."""
-    P = phone(browser, live_server, "Pia", size)
+def phone_against_desktop(browser, live_server, size, name="Pia", discipline="straight_pool", target="3", desk="Desk"):
+    """``name`` on a phone held ``size`` creates a table of ``discipline`` (to ``target``, None: the form's default)
+    with taps, ``desk`` on a desktop takes the other seat; returns (phone, desktop) once the phone's player may play
+    the lag."""
+    P = phone(browser, live_server, name, size)
     P.open()
-    P.page.select_option("#discipline", "straight_pool")
-    P.page.fill("#target", "3")
+    P.page.select_option("#discipline", discipline)
+    if target is not None:
+        P.page.fill("#target", target)
     P.page.tap("#create-btn")
     P.wait_table()
-    D = ClientPage(browser.new_context(viewport={"width": 1280, "height": 800}).new_page(), live_server.url, "Desk")
+    D = ClientPage(browser.new_context(viewport={"width": 1280, "height": 800}).new_page(), live_server.url, desk)
     D.open(f"#/table/{P.table_id()}")
     D.wait_table()
     D.page.click("#take-seat-btn")
@@ -282,15 +284,7 @@ def test_a_phone_player_sideways_scrolled_down_to_the_controls_is_shown_the_game
 def test_an_upright_phone_shows_the_players_whole_name_and_which_seat_is_theirs(browser, live_server, artifacts):
     """QA: upright, the own seat's "(you)" cut the player's name ("Maximilian…"). The name keeps the name line; the
     seat is marked "you" over the target, under the score."""
-    P = phone(browser, live_server, "Maximiliano", PORTRAIT)
-    P.open()
-    P.page.select_option("#discipline", "three_cushion")
-    P.page.tap("#create-btn")
-    P.wait_table()
-    D = ClientPage(browser.new_context(viewport={"width": 1280, "height": 800}).new_page(), live_server.url, "Wilhelmina")
-    D.open(f"#/table/{P.table_id()}")
-    D.wait_table()
-    D.page.click("#take-seat-btn")
+    P, D = phone_against_desktop(browser, live_server, PORTRAIT, "Maximiliano", "three_cushion", None, "Wilhelmina")
     P.page.wait_for_function("() => document.querySelector('[data-testid=name-1]')?.textContent === 'Wilhelmina'")
     seen = P.page.evaluate("""() => [0, 1].map((s) => {
         const n = document.querySelector(`[data-testid=name-${s}]`);
