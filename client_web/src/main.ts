@@ -118,6 +118,10 @@ class App {
     return this.conn.ready;
   }
 
+  get stoppedWhy(): string | null {
+    return this.conn.status === "closed" && this.linkEl.textContent ? this.linkEl.textContent : null;
+  }
+
   get playerName(): string {
     return this.welcome?.name ?? "";
   }

@@ -363,3 +363,21 @@ def test_a_double_click_on_resign_resigns_once_without_an_error(browser, live_se
     B.page.wait_for_timeout(1000)  # time for a second answer to come
     assert B.error_toasts() == [] and not B.errors and not A.errors, (B.error_toasts(), B.errors, A.errors)
     assert [e["kind"] for e in A.debug()["history"]] == ["forfeit"]
+
+
+def test_a_window_whose_seat_another_window_resumed_says_so_instead_of_your_turn(browser, live_server):
+    """QA: with two tabs of one player at a table, the tab whose seat the other resumed still said "Your turn."."""
+    A, B = three_cushion_pair(browser, live_server, "Ann", "Bob")
+    A.page.wait_for_function("() => window.billar.table.debug().canShoot", timeout=15000)
+    assert "another window" not in A.page.inner_text("[data-testid=turn-status]")
+    # the same player (the same browser profile: the same seat token) opens the table in a second tab
+    A2 = ClientPage(A.page.context.new_page(), live_server.url, "Ann")
+    A2.open(f"#/table/{A.table_id()}")
+    A2.page.wait_for_function("() => window.billar.table?.debug().mySeat === 0", timeout=15000)
+    A.page.wait_for_function("() => /another window/.test(document.querySelector('[data-testid=turn-status]').textContent)",
+                             timeout=15000)
+    assert A.page.inner_text("[data-testid=turn-status]") == \
+        "This seat was resumed in another window; this one stopped. Reload the page to play here."
+    assert "Your turn" not in A.page.inner_text("[data-testid=turn-status]")
+    A2.page.wait_for_function("() => window.billar.table.debug().canShoot", timeout=15000)
+    assert not A2.errors and not B.errors, (A2.errors, B.errors)

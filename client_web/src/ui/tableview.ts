@@ -36,6 +36,8 @@ export interface AppLink {
   /** send a message of a newer type (aim) unless the server refused the type */
   sendNewer(type: string, msg: object): boolean;
   readonly connected: boolean;
+  /** why the connection stopped for good (another window resumed the seat, another protocol), else null */
+  readonly stoppedWhy: string | null;
   /** server time minus local time (s) */
   readonly clockOffset: number;
   readonly playerName: string;
@@ -1269,6 +1271,7 @@ export class TableView {
       const sc = Array.isArray(r.scores) ? ` (${r.scores.join(" : ")})` : "";
       return w === null ? `Game over: a draw${sc}.` : `Game over: ${name(w)} wins${sc}.`;
     }
+    if (this.app.stoppedWhy && this.mySeat !== null) return `${this.app.stoppedWhy} Reload the page to play here.`; // (QA: "Your turn." stayed)
     if (m.practice) return this.practiceWords();
     if (m.seats.some((s) => s === null)) return this.mySeat !== null ? "Waiting for an opponent to take the other seat. Share the link!" : "Waiting for players.";
     if (this.playback.replaying) return "Replay: the table goes back to the position when it ends.";
