@@ -298,3 +298,20 @@ def test_an_upright_phone_shows_the_players_whole_name_and_which_seat_is_theirs(
     assert D.page.inner_text("[data-testid=you-1]") == "(you)"
     P.page.screenshot(path=os.path.join(artifacts, "phone-names-portrait.png"))
     assert not P.errors and not D.errors, (P.errors, D.errors)
+
+
+def test_an_upright_phone_keeps_short_names_whole_beside_a_rating_and_the_ball_chip(browser, live_server, artifacts):
+    """QA: upright, "Eve596" and "Finn596" were cut to "Eve…" and "Fin…" once a rating ("1500?") and the ball-colour
+    chip stood beside them. The rating and chip spans are added here as the scoreboard draws them at a rated carom
+    table after the break."""
+    P, D = phone_against_desktop(browser, live_server, PORTRAIT, "Eve596", "three_cushion", None, "Finn596")
+    P.page.wait_for_function("() => document.querySelector('[data-testid=name-1]')?.textContent === 'Finn596'")
+    names = P.page.evaluate("""() => [0, 1].map((s) => {
+        const w = document.querySelector(`.scoreboard .seat-${s} .who`);
+        w.insertAdjacentHTML('beforeend', '<span class="seat-rating">1500?</span><span class="cue-chip white"></span>');
+        const n = document.querySelector(`[data-testid=name-${s}]`);
+        return [n.textContent, n.scrollWidth <= n.clientWidth];
+    })""")
+    assert names == [["Eve596", True], ["Finn596", True]], names
+    P.page.screenshot(path=os.path.join(artifacts, "phone-names-rated-portrait.png"))
+    assert not P.errors and not D.errors, (P.errors, D.errors)
