@@ -119,7 +119,7 @@ class App {
   }
 
   get stoppedWhy(): string | null {
-    return this.conn.status === "closed" && this.linkEl.textContent ? this.linkEl.textContent : null;
+    return this.conn.status === "closed" && this.conn.detail ? this.conn.detail : null;
   }
 
   get playerName(): string {

@@ -28,6 +28,8 @@ export class Connection {
   private nextDelay: number | null = null;
   private stopped = false;
   status: LinkStatus = "connecting";
+  /** the words of the status (why it closed, when it did) */
+  detail = "";
 
   constructor(
     private readonly url: string,
@@ -82,6 +84,7 @@ export class Connection {
 
   private setStatus(s: LinkStatus, detail: string): void {
     this.status = s;
+    this.detail = detail;
     this.ev.onStatus(s, detail);
   }
 
