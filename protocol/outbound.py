@@ -259,5 +259,6 @@ def lobby_entry(table: str, discipline: str, seats: List[Optional[str]], scores:
 
 def game_rated(table: str, game: int, ratings: Sequence[Mapping[str, Any]]) -> Dict[str, Any]:
     """A rated game's rating changes, once the database has them (unversioned): ``ratings`` one
-    ``{"seat", "name", "before", "after", "rd_after"}`` per seat."""
+    ``{"seat", "name", "before", "after", "rd_after", "provisional"}`` per seat (ratings
+    rounded; provisional: ``rd_after`` at least 110, shown "1500?")."""
     return {"type": "game_rated", "table": table, "game": game, "ratings": [dict(r) for r in ratings]}

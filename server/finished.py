@@ -27,6 +27,7 @@ from typing import Any, Callable, Dict, List, Optional, Set
 from server import records
 from server.db.engine import Database
 from server.players.games import RecordOutcome, record_game
+from server.players.queries import PROVISIONAL_RD
 from server.store import RedisUnavailable, Store
 
 log = logging.getLogger("billar.finished")
@@ -106,7 +107,7 @@ class Recorder:
             if outcome.rated:
                 names = meta.get("players") or [None, None]
                 ratings = [{"seat": s, "name": names[s], "before": round(r.rating_before), "after": round(r.rating_after),
-                            "rd_after": round(r.rd_after)}
+                            "rd_after": round(r.rd_after), "provisional": r.rd_after >= PROVISIONAL_RD}
                            for s, r in enumerate(outcome.ratings) if r is not None]
                 self.announce(table, int(game), ratings)
             return outcome

@@ -333,6 +333,23 @@ describe("table stream", () => {
     expect(rated.aborted()).toBe(false);
   });
 
+  test("a rated game's new ratings reach the scoreboard's seats, not a seat somebody else has taken", () => {
+    const seat = (i: number, name: string) => ({ seat: i, player: `p${i}`, name, connected: true, grace_until: null,
+                                                rating: 1500, provisional: true });
+    const snap = { ...msg("table_snapshot"), rated: true, seats: [seat(0, "Ann"), seat(1, "Bob")] };
+    const m = new TableModel("t1");
+    m.apply(snap);
+    const ratings = [{ seat: 0, name: "Ann", before: 1500, after: 1662, rd_after: 290, provisional: true },
+                     { seat: 1, name: "Cid", before: 1500, after: 1338, rd_after: 290, provisional: false }];
+    expect(m.applyRated(snap.game, ratings)).toBe(true);
+    expect([m.seats[0]!.rating, m.seats[0]!.provisional]).toEqual([1662, true]);
+    expect([m.seats[1]!.rating, m.seats[1]!.provisional]).toEqual([1500, true]); // Bob sits there, not Cid
+    expect(m.ratingChangeOf(0)!.after).toBe(1662);
+    // another game's ratings change nothing
+    expect(m.applyRated(snap.game + 1, [{ ...ratings[0], after: 1700 }])).toBe(false);
+    expect(m.seats[0]!.rating).toBe(1662);
+  });
+
   test("a practice table's position message (undo): the new position and practice entry, no stroke kept", () => {
     const m = new TableModel("t1");
     m.apply(msg("table_snapshot"));

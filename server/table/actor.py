@@ -700,6 +700,10 @@ class TableActor:
         if game_no != self.game_no:
             return  # a rematch has begun meanwhile: the new game's players see it in their profiles
         self.rated_result = ratings
+        for r in ratings:  # the scoreboard shows the new rating from now on (QA: it kept the old one)
+            s = self.seats[r["seat"]] if r.get("seat") in (0, 1) else None
+            if s is not None and s.name == r.get("name"):
+                s.rating, s.provisional = r["after"], bool(r.get("provisional"))
         data = protocol.encode(O.game_rated(self.id, game_no, ratings))
         self.feed.send_all(data)
         if any(m.remote for m in self.feed.members):
@@ -751,6 +755,8 @@ class TableActor:
         if self._not_at_practice(conn, msg):
             return
         if not self.game.over:
+            if self.game_no > 1 and not self.history:
+                return  # a late click on a rematch that has just begun (the offers crossed): it is what they asked for
             self.error(conn, ErrorCode.GAME_NOT_OVER, "a rematch can be offered when the game is over", None, msg.TYPE,
                        table=self.id)
             return

@@ -275,6 +275,10 @@ def test_a_rated_game_between_two_browsers_and_the_profiles(browser, live_server
         assert f"{a_name} {rated[0]['before']} \u2192 {rated[0]['after']}" in hist, hist
     shot(A, artifacts, "accounts-rated-summary.png")
     A.page.click("#summary-close")
+    # the scoreboard beside the names shows the new ratings, still provisional (QA: it kept 1500?)
+    for P in (A, B):
+        for s in (0, 1):
+            assert P.page.inner_text(f"[data-testid=seat-rating-{s}]") == f"{rated[s]['after']}?", (P.name, s)
     shot(A, artifacts, "accounts-rated-history.png")
 
     # the API's figures, and the profile pages showing them

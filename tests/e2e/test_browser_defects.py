@@ -338,7 +338,8 @@ def test_a_table_does_not_stay_playing_when_its_player_goes_back_to_the_lobby(br
 
 def test_a_number_box_emptied_keeps_the_stroke_in_force(browser, live_server):
     """Clearing the power, aim, tip or elevation box and leaving it changes nothing and shows the value again (QA:
-    an empty power box played the softest stroke, 0.1 m/s; an empty aim box would have turned the aim to 0 deg)."""
+    an empty power box played the softest stroke, 0.1 m/s; an empty aim box would have turned the aim to 0 deg). An aim
+    beyond the box's -360 to 360 is refused too."""
     A, B, tid = two_players(browser, live_server)
     A.page.wait_for_function("() => window.billar.table.debug().canShoot", timeout=15000)
     A.set_stroke(30.0, 3.0, a=0.1, b=-0.2, theta_deg=5.0)
@@ -348,6 +349,11 @@ def test_a_number_box_emptied_keeps_the_stroke_in_force(browser, live_server):
         A.page.fill(box, "")
         A.page.press(box, "Tab")
         assert A.page.input_value(box) == shown, box
+    # an aim beyond the box's range is refused the same way (QA: 1e308 turned the aim to -64 deg)
+    for typed in ("1e308", "-361"):
+        A.page.fill("#aim-phi", typed)
+        A.page.press("#aim-phi", "Tab")
+        assert A.page.input_value("#aim-phi") == "30", typed
     assert A.stroke_values() == before and before["phi"] == 30.0 and abs(before["V0"] - 3.0) < 1e-9
     assert not A.errors
 

@@ -35,6 +35,7 @@ async def test_a_rated_game_is_recorded_once_and_its_players_see_their_new_ratin
     by_seat = {x["seat"]: x for x in rated["ratings"]}
     assert by_seat[0]["name"] == "Ann" and by_seat[0]["before"] == 1500 and by_seat[0]["after"] > 1500
     assert by_seat[1]["after"] < 1500 and by_seat[0]["after"] - 1500 == 1500 - by_seat[1]["after"]  # equal players
+    assert by_seat[0]["provisional"] is True and by_seat[0]["rd_after"] >= 110  # a new player's rating stays "?"
     assert (await next_of(b, "game_rated")) == rated
     # the profile shows it (and the finished-games set is empty again)
     st, _, body = await http(db_server.port, "GET", "/api/players/Ann")
@@ -47,7 +48,11 @@ async def test_a_rated_game_is_recorded_once_and_its_players_see_their_new_ratin
     # a rejoin snapshot carries the result
     w = await open_client(db_server, "w")
     await w.send(I.Watch(table=tid))
-    assert (await w.expect("table_snapshot"))["rated_result"] == rated["ratings"]
+    wsnap = await w.expect("table_snapshot")
+    assert wsnap["rated_result"] == rated["ratings"]
+    # and its scoreboard the new ratings (QA: the seats kept the ratings the players sat down with)
+    assert [(x["name"], x["rating"], x["provisional"]) for x in wsnap["seats"]] == \
+        [("Ann", by_seat[0]["after"], True), ("Bob", by_seat[1]["after"], True)]
     # recording again (a sweeper, a crash between commit and removal) changes nothing
     out = await db_server.recorder.record(f"{tid}:1")
     assert out is not None and out.recorded is False

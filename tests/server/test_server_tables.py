@@ -194,6 +194,32 @@ async def test_resign_rematch_and_a_new_game(server):
     await a.expect("stroke", v=6, game=2)
 
 
+async def test_rematch_offers_crossing_start_one_game_and_late_ones_are_dropped_quietly(server):
+    """Both players offer at once, and each one's late click (offer or accept) reaches the new game: one rematch
+    starts, nobody gets an error (QA: the second offer was answered "a rematch can be offered when the game is
+    over"). Once the new game has a stroke, an offer is refused again."""
+    a, b, tid, ta, tb = await table_with_two(server, config=POOL)
+    await b.send(I.Resign(table=tid, token=tb))
+    await a.expect("ruling", v=3, cause="resign")
+    await b.expect("ruling", v=3)
+    await a.send(I.RematchOffer(table=tid, token=ta))
+    await b.send(I.RematchOffer(table=tid, token=tb))
+    for c in (a, b):
+        assert (await c.expect("rematch", v=4))["offers"] == [True, False]
+        snap = await c.expect("table_snapshot", v=5, game=2)
+        assert snap["state"]["over"] is False and snap["rematch"] == [False, False]
+    # a second click each, sent before the new game reached them
+    await a.send(I.RematchAccept(table=tid, token=ta))
+    await b.send(I.RematchOffer(table=tid, token=tb))
+    await a.silent(0.3)
+    await b.silent(0.1)
+    await a.send(I.Shot(table=tid, token=ta, seq=1, stroke=BREAK, cue_ball=KITCHEN))
+    await a.expect("stroke", v=6, game=2)
+    await b.expect("stroke", v=6, game=2)
+    await b.send(I.RematchOffer(table=tid, token=tb))
+    await b.expect("error", code="game_not_over")
+
+
 async def test_chat_length_rate_and_membership(make_server):
     srv = await make_server(chat_burst=2, chat_per_s=0.01)
     a, b, tid, ta, tb = await table_with_two(srv, config=POOL)

@@ -6,6 +6,7 @@
 
 import { ShotLog, clothOf, presetNames, PresetNames } from "../physics/shotlog";
 import { GameHistory, entryFromRuling, entryFromStroke } from "./history";
+import { PROVISIONAL_RD } from "../players/model";
 import type { Cloth } from "../physics/motion";
 import type {
   ChatLine,
@@ -212,6 +213,13 @@ export class TableModel {
   applyRated(game: number, ratings: RatingChange[]): boolean {
     if (!Array.isArray(ratings) || game !== this.game) return false;
     this.ratedResult = { game, ratings };
+    // the scoreboard shows the new ratings, as the server's seats now do (QA: it kept the old ones)
+    for (const r of ratings) {
+      const seat = this.seats[r?.seat];
+      if (seat && seat.name === r.name && typeof r.after === "number")
+        this.seats[r.seat] = { ...seat, rating: r.after,
+                               provisional: typeof r.provisional === "boolean" ? r.provisional : r.rd_after >= PROVISIONAL_RD };
+    }
     return true;
   }
 

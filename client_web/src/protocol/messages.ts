@@ -200,6 +200,8 @@ export interface RatingChange {
   before: number;
   after: number;
   rd_after: number;
+  /** the new rating is provisional (shown "1500?"); absent from older servers */
+  provisional?: boolean;
 }
 
 /** A rated game's rating changes, once the database has recorded the game (not versioned). */

@@ -144,7 +144,12 @@ export class StrokeControls {
       this.shootBtn,
       h("div", { class: "hint keys" }, "Drag on the table to aim, or pull back from the cue ball to shoot. Keys: \u2190 \u2192 aim (Shift x10, Alt /10), \u2191 \u2193 power, Enter shoot."),
     );
-    this.phiIn.addEventListener("change", () => this.set({ phi: boxNumber(this.phiIn) }));
+    // a typed aim outside the box's own range (-360 to 360) is refused like an empty box, not wrapped: 1e308 has no
+    // whole degrees left in a double and came out as -64 (QA)
+    this.phiIn.addEventListener("change", () => {
+      const phi = boxNumber(this.phiIn);
+      this.set({ phi: Math.abs(phi) <= LIMITS.PHI_DEG_MAX ? phi : NaN });
+    });
     this.speedIn.addEventListener("change", () => this.set({ speed: boxNumber(this.speedIn) }));
     this.speedRange.addEventListener("input", () => this.set({ speed: speedAt(Number(this.speedRange.value)) }));
     this.aIn.addEventListener("change", () => this.set({ a: boxNumber(this.aIn) }));
