@@ -300,9 +300,9 @@ def test_carom_lag_words_say_the_bottom_cushion(browser, live_server):
     A.page.wait_for_function("() => window.billar.table.debug().canShoot", timeout=15000)
     words = A.page.inner_text("[data-testid=turn-status]")
     # the short cushions by where the ball goes, not "top" and "bottom": the table is drawn sideways (QA)
-    assert "far short cushion and back" in words and "it started from" in words and "head" not in words, words
+    assert "far short cushion and back" in words and "nearer the cushion it left wins" in words and "head" not in words, words
     assert "top cushion" not in words and "bottom cushion" not in words, words
-    assert "white ball" in words and "yellow ball" in B.page.inner_text("[data-testid=turn-status]")
+    assert "(the white)" in words and "(the yellow)" in B.page.inner_text("[data-testid=turn-status]")
 
 
 def test_a_table_does_not_stay_playing_when_its_player_goes_back_to_the_lobby(browser, live_server):

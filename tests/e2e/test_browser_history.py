@@ -267,7 +267,7 @@ def test_a_lag_shot_with_the_untouched_controls_is_played_and_a_refused_one_may_
     A.page.evaluate("""t => window.billar.table.handle({type: 'error', table: t, code: 'bad_field', ref: 'shot',
         field: 'stroke.V0', message: 'stroke.V0: refused (test)'})""", tid)
     A.page.wait_for_function("() => window.billar.table.debug().canShoot")
-    assert A.page.inner_text("[data-testid=turn-status]").startswith("Lag for the break: send your ball")
+    assert A.page.inner_text("[data-testid=turn-status]").startswith("Lag: send your ball")
     # shot again: the server still holds the first, says so (lag_pending), and the page waits again
     A.shoot()
     A.page.wait_for_function("() => /Lag played/.test(document.querySelector('[data-testid=turn-status]')?.textContent ?? '')"

@@ -315,3 +315,36 @@ def test_an_upright_phone_keeps_short_names_whole_beside_a_rating_and_the_ball_c
     assert names == [["Eve596", True], ["Finn596", True]], names
     P.page.screenshot(path=os.path.join(artifacts, "phone-names-rated-portrait.png"))
     assert not P.errors and not D.errors, (P.errors, D.errors)
+
+
+def test_an_upright_phone_shows_the_whole_lag_words_above_the_shot_dock(browser, live_server, artifacts):
+    """QA: upright, at the lag, the Shoot bar lay over the last line of the turn words under the table. The phone
+    takes the second seat (the longer words: "the spotted white", "the yellow") at a 14.1 and a carom table; the turn
+    words end above the dock, which stays clear of the table."""
+    for discipline, ball in (("straight_pool", "spotted white"), ("three_cushion", "yellow")):
+        D = ClientPage(browser.new_context(viewport={"width": 1280, "height": 800}).new_page(), live_server.url, "Desk")
+        D.open()
+        D.page.select_option("#discipline", discipline)
+        D.page.click("#create-btn")
+        D.wait_table()
+        P = phone(browser, live_server, "Pia", PORTRAIT)
+        P.open(f"#/table/{D.table_id()}")
+        P.wait_table()
+        P.page.tap("#take-seat-btn")
+        P.page.wait_for_function("() => window.billar.table.debug().canShoot", timeout=15000)
+        P.page.evaluate("window.scrollTo(0, 0)")
+        P.page.wait_for_selector("#dock-shoot", state="visible", timeout=5000)
+        P.redraw()
+        words = P.page.inner_text("[data-testid=turn-status]")
+        assert f"({'the ' + ball})" in words, words
+        status, dock = P.page.evaluate("""() => ['[data-testid=turn-status]', '[data-testid=shot-dock]'].map((q) => {
+            const r = document.querySelector(q).getBoundingClientRect(); return [r.top, r.bottom]; })""")
+        assert status[0] >= table_rect(P)["table"][3] - 0.5 and dock[0] >= table_rect(P)["table"][3] - 0.5
+        assert status[1] <= dock[0], f"{discipline}: the dock covers the turn words {status} {dock}: {words!r}"
+        # the room comes off the table's height: a player's table is a little narrower than a spectator's full width
+        t = table_rect(P)["table"]
+        assert t[2] - t[0] >= 0.85 * PORTRAIT[0], f"{discipline}: the table shrank to {t}"
+        P.page.screenshot(path=os.path.join(artifacts, f"phone-lag-words-{discipline}.png"))
+        assert not P.errors and not D.errors, (P.errors, D.errors)
+        P.page.context.close()
+        D.page.context.close()

@@ -327,7 +327,16 @@ export class TableView {
       return;
     }
     const top = w.getBoundingClientRect().top + window.scrollY;
-    const room = window.innerHeight - top - 8;
+    // a player's table leaves room under it for two lines of turn words and the shot dock's band (4rem, as the style
+    // sheet keeps for it), so the dock lies over neither (QA: it covered the lag's words); keyed to the seat, not to
+    // the dock, so the table keeps its size from turn to turn
+    let below = 8;
+    if (this.mySeat !== null) {
+      const st = getComputedStyle(this.statusEl);
+      const rem = parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+      below = (parseFloat(st.minHeight) || 2 * parseFloat(st.lineHeight) || 34) + 0.3 * rem + 4 * rem;
+    }
+    const room = window.innerHeight - top - below;
     // the height the table needs at the full width (its long side over its short side, rails included)
     let aspect = 1.9;
     if (this.model.loaded) {
@@ -1289,8 +1298,6 @@ export class TableView {
     return `${name(p)} to ${shoot ? "shoot" : "decide"}.`;
   }
 
-  /** The lag in the discipline's own words: 14.1 lags to the foot cushion and back, nearer the
-   * head cushion (WPA 3.1); carom to the far short cushion and back, nearer the short cushion it started from. */
   /** The status line at a practice table: nothing is at stake, the shooter (or the coach) plays on. */
   private practiceWords(): string {
     const st = this.state!;
@@ -1304,13 +1311,17 @@ export class TableView {
     return "Practice: drag any ball to place it, preview or shoot; undo to retry.";
   }
 
+  /** The lag in the discipline's own words: 14.1 lags to the foot cushion and back, nearer the
+   * head cushion (WPA 3.1); carom to the far short cushion and back, nearer the short cushion it started from. */
   private lagWords(): string {
+    // short enough for two lines on an upright phone, where the shot dock lies under them (QA: the third line
+    // was under the Shoot bar); "Lag for the break" is on the game line above the table already
     const pool = this.model.preset.kind === "pool";
-    const rule = pool ? "to the foot cushion and back; the ball that stops nearer the head cushion wins" : "to the far short cushion and back; the ball that stops nearer the short cushion it started from wins";
-    if (this.mySeat === null) return `Lag for the break: both players send their ball ${rule}.`;
+    const rule = pool ? "to the foot cushion and back; nearer the head cushion wins" : "to the far short cushion and back; nearer the cushion it left wins";
+    if (this.mySeat === null) return `Lag: both players send their ball ${rule}.`;
     if (this.lagSent) return "Lag played; waiting for the opponent's.";
-    const ball = pool ? (this.mySeat === 0 ? " Yours is the plain white ball." : " Yours is the spotted white ball.") : this.mySeat === 0 ? " Yours is the white ball." : " Yours is the yellow ball.";
-    return `Lag for the break: send your ball ${rule}.${ball}`;
+    const ball = pool ? (this.mySeat === 0 ? "the plain white" : "the spotted white") : this.mySeat === 0 ? "the white" : "the yellow";
+    return `Lag: send your ball (${ball}) ${rule}.`;
   }
 
   private clockLeft(): number | null {
