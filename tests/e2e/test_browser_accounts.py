@@ -274,6 +274,19 @@ def test_a_rated_game_between_two_browsers_and_the_profiles(browser, live_server
         hist = P.page.inner_text("[data-testid=history-ratings]")
         assert f"{a_name} {rated[0]['before']} \u2192 {rated[0]['after']}" in hist, hist
     shot(A, artifacts, "accounts-rated-summary.png")
+    # on a phone held sideways the rated summary fits the screen's height, every button on it (QA: Lobby and Close
+    # needed scrolling)
+    A.page.set_viewport_size({"width": 844, "height": 390})
+    A.page.wait_for_timeout(300)
+    fit = A.page.evaluate("""() => { const s = document.querySelector('[data-testid=match-summary]'), r = s.getBoundingClientRect();
+        const out = [...s.querySelectorAll('button, a.button')].filter((b) => { const q = b.getBoundingClientRect();
+            return q.top < Math.max(0, r.top) || q.bottom > Math.min(innerHeight, r.bottom) || q.left < r.left || q.right > r.right; });
+        const t = s.querySelector('.summary-table').getBoundingClientRect(), b = s.querySelector('.buttons').getBoundingClientRect();
+        return { scrolls: s.scrollHeight > s.clientHeight + 1 || s.scrollWidth > s.clientWidth + 1, top: r.top, bottom: r.bottom,
+                 out: out.map((b) => b.textContent), overlap: t.right > b.left && b.right > t.left && t.bottom > b.top && b.bottom > t.top }; }""")
+    assert not fit["scrolls"] and fit["top"] >= 0 and fit["bottom"] <= 390 and fit["out"] == [] and not fit["overlap"], fit
+    shot(A, artifacts, "accounts-rated-summary-sideways.png")
+    A.page.set_viewport_size({"width": 1360, "height": 860})
     A.page.click("#summary-close")
     # the scoreboard beside the names shows the new ratings, still provisional (QA: it kept 1500?)
     for P in (A, B):
