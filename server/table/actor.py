@@ -444,10 +444,10 @@ class TableActor:
         return "paused" if any(s.session is None for s in self.seats) else "playing"
 
     def lobby_key(self) -> Tuple[Any, ...]:
-        """What the lobby shows of the table (seats, scores and the run, status, spectators, game), cheap to compare
+        """What the lobby shows of the table (seats and their ratings, scores and the run, status, spectators, game), cheap to compare
         (a change of the scores or the run alone is paced: server/table/batch.py LobbyPace)."""
-        return (tuple(s.name if s else None for s in self.seats), (tuple(self.game.scores_now()), self.run_now()),
-                self.status(), self.feed.spectator_count(), self.game_no)
+        return (tuple((s.name, s.rating) if s else None for s in self.seats),
+                (tuple(self.game.scores_now()), self.run_now()), self.status(), self.feed.spectator_count(), self.game_no)
 
     def run_now(self) -> int:
         """The current run at the table (the TV's heat): the referee's ``run`` (a multi-discipline match's: its
@@ -709,6 +709,7 @@ class TableActor:
         if any(m.remote for m in self.feed.members):
             self.host.background(self.host.store.publish_quietly(self.host.store.key("stream", self.id),
                                                                  frame_stream(None, data)))
+        await self.publish_lobby()  # the lobby's row shows the new ratings too
 
     async def _on_decision(self, conn: Connection, msg: I.Decision, seat: int) -> None:
         s = self.seats[seat]

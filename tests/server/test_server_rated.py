@@ -50,9 +50,12 @@ async def test_a_rated_game_is_recorded_once_and_its_players_see_their_new_ratin
     await w.send(I.Watch(table=tid))
     wsnap = await w.expect("table_snapshot")
     assert wsnap["rated_result"] == rated["ratings"]
-    # and its scoreboard the new ratings (QA: the seats kept the ratings the players sat down with)
+    # and its scoreboard the new ratings (QA: the seats kept the ratings the players sat down with), as the lobby does
     assert [(x["name"], x["rating"], x["provisional"]) for x in wsnap["seats"]] == \
         [("Ann", by_seat[0]["after"], True), ("Bob", by_seat[1]["after"], True)]
+    await w.send(I.LobbySubscribe())
+    row = next(t for t in (await w.expect("lobby"))["tables"] if t["table"] == tid)
+    assert row["ratings"] == [by_seat[0]["after"], by_seat[1]["after"]] and row["status"] == "over", row
     # recording again (a sweeper, a crash between commit and removal) changes nothing
     out = await db_server.recorder.record(f"{tid}:1")
     assert out is not None and out.recorded is False
