@@ -233,6 +233,19 @@ def test_a_phone_player_upright_lags_with_taps(browser, live_server, artifacts):
             P.page.evaluate("window.scrollTo(0, 0)")
             P.redraw()
             assert dock[0] >= table_rect(P)["table"][2] - 0.5, f"the dock covers the table: {dock} {table_rect(P)}"
+        # scrolled to the foot of the page, the dock covers nothing there either: the header comes under the table
+        # (QA: upright, after a few strokes against the computer the page was long enough for the panel's Shoot to
+        # be off the screen at its foot, and the dock lay over the header's links and account menu). Here the page is
+        # short, so a long card (a long history's height) is added under the others for the while.
+        P.page.evaluate("""() => { const d = document.createElement('div'); d.id = 'qa-long'; d.style.height = '1500px';
+                                   document.querySelector('.table-view .side').append(d); }""")
+        P.page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+        P.page.wait_for_selector("#dock-shoot", state="visible", timeout=5000)
+        P.page.wait_for_timeout(200)
+        assert P.page.evaluate(UNDER_THE_DOCK) == [], tag
+        P.page.screenshot(path=os.path.join(artifacts, f"phone-shot-dock-{tag}-foot.png"))
+        P.page.evaluate("document.querySelector('#qa-long').remove()")
+        P.page.evaluate("window.scrollTo(0, 0)")
         P.page.screenshot(path=os.path.join(artifacts, f"phone-shot-dock-{tag}.png"))
     # + and - move the power as the slider would; the panel's box shows the same speed
     before = P.page.input_value("#power-speed")

@@ -164,7 +164,8 @@ export class StrokeControls {
       h("button", { type: "button", class: "primary", id: "dock-shoot", onclick: () => this.onShoot() }, "Shoot") as HTMLButtonElement,
     ];
     const [up, down, shoot] = this.dockButtons;
-    this.dock = h("div", { class: "shot-dock", role: "group", "aria-label": "Power and shoot", "data-testid": "shot-dock" }, up, this.dockSpeed, down, shoot);
+    // less on the left, more on the right, as on a slider (QA: "+" stood left of "-")
+    this.dock = h("div", { class: "shot-dock", role: "group", "aria-label": "Power and shoot", "data-testid": "shot-dock" }, down, this.dockSpeed, up, shoot);
     if (typeof IntersectionObserver !== "undefined") {
       new IntersectionObserver((entries) => {
         for (const e of entries) this.dock.classList.toggle("main-visible", e.isIntersecting);
