@@ -361,3 +361,45 @@ def test_an_upright_phone_shows_the_whole_lag_words_above_the_shot_dock(browser,
         assert not P.errors and not D.errors, (P.errors, D.errors)
         P.page.context.close()
         D.page.context.close()
+
+
+TABLE_SEEN = """() => { const r = document.querySelector('.canvas-wrap').getBoundingClientRect();
+    return (Math.min(r.bottom, innerHeight) - Math.max(r.top, 0)) / r.height; }"""
+
+
+def test_an_upright_phone_brings_the_table_into_view_for_a_stroke_shot_or_replayed_from_below_it(browser, live_server, artifacts):
+    """QA: upright, a stroke shot with the panel's Shoot, or replayed from the list of strokes, played on the table
+    scrolled off the screen; the page stayed on the panel or the list. Now the table comes into view."""
+    P, D = phone_against_desktop(browser, live_server, PORTRAIT)
+    d = P.debug()
+    table = get_table(d["preset"])
+    v = d["modelV"]
+    for seat, page in ((0, P), (1, D)):
+        pos = d["state"]["legal"]["shoot"]["lag_balls"][str(seat)]
+        page.set_stroke(0.0, pool_lag_speed(table, pos[0], pos[1]))
+    P.page.evaluate("document.querySelector('#shoot-btn').scrollIntoView({ block: 'center' })")
+    assert P.page.evaluate(TABLE_SEEN) < 0.5
+    P.page.tap("#shoot-btn")
+    P.page.wait_for_function(f"() => ({TABLE_SEEN})() >= 0.99", timeout=5000)
+    D.shoot()
+    wait_all([P, D], next_version([P, D], v))
+    P.page.wait_for_function("() => !window.billar.table.debug().playback.animating", timeout=20000)
+    # the lag, picked from the list of strokes under the table
+    P.page.evaluate("document.querySelector('[data-testid=history] .entry-btn').scrollIntoView({ block: 'center' })")
+    assert P.page.evaluate(TABLE_SEEN) < 0.5
+    P.page.tap("[data-testid=history] .entry-btn")
+    P.page.wait_for_function("() => window.billar.table.debug().playback.replaying", timeout=10000)
+    assert P.page.evaluate(TABLE_SEEN) >= 0.99
+    P.page.screenshot(path=os.path.join(artifacts, "phone-replay-from-list-portrait.png"))
+    # the same on the game's replay page
+    tid = P.table_id()
+    P.page.evaluate("window.scrollTo(0, 0)")
+    P.page.goto(f"{live_server.url}/#/replay/{tid}/1")
+    P.page.wait_for_selector("[data-testid=history] .entry-btn", timeout=15000)
+    P.page.wait_for_timeout(500)
+    P.page.evaluate("[...document.querySelectorAll('[data-testid=history] .entry-btn')].at(-1).scrollIntoView({ block: 'center' })")
+    assert P.page.evaluate(TABLE_SEEN) < 0.5
+    P.page.tap("[data-testid=history] .entry-btn >> nth=-1")
+    P.page.wait_for_function(f"() => ({TABLE_SEEN})() >= 0.99", timeout=5000)
+    P.page.screenshot(path=os.path.join(artifacts, "phone-replay-page-from-list-portrait.png"))
+    assert not P.errors and not D.errors, (P.errors, D.errors)

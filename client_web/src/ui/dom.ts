@@ -42,3 +42,13 @@ export function toast(text: string, kind: "info" | "error" = "info"): void {
 export function kids(...c: (Node | string | null | undefined | false)[]): (Node | string)[] {
   return c.filter((x): x is Node | string => x !== null && x !== undefined && x !== false);
 }
+
+/**
+ * Scroll `el` (a table's canvas) into view when less than half of it is on the screen: a stroke played or replayed
+ * there would not be seen (QA: on a phone the page stayed on the stroke panel or the list of strokes).
+ */
+export function bringIntoView(el: Element): void {
+  const r = el.getBoundingClientRect();
+  const seen = Math.min(r.bottom, window.innerHeight) - Math.max(r.top, 0);
+  if (r.height > 0 && seen < r.height / 2) el.scrollIntoView?.({ block: "start" });
+}

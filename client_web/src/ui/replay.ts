@@ -16,7 +16,7 @@ import { clothOf } from "../physics/shotlog";
 import { POCKETED } from "../physics/motion";
 import type { Preset, ZoneShape } from "../protocol/messages";
 import { Board, BallView } from "./board";
-import { h, toast } from "./dom";
+import { bringIntoView, h, toast } from "./dom";
 import { HistoryList } from "./historylist";
 import { pref, setPref } from "./prefs";
 import { ReplayBar } from "./replaybar";
@@ -305,6 +305,7 @@ export class ReplayView {
       if (this.autoplay && i + 1 < this.entries.length) this.timer = setTimeout(() => this.play(i + 1), GAP_MS);
       return;
     }
+    bringIntoView(this.wrap); // picked from the list below the table (a phone)
     this.changed();
   }
 

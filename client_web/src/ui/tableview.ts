@@ -22,7 +22,7 @@ import { LIMITS, STREAM_TYPES, out } from "../protocol/messages";
 import { Board, BallView } from "./board";
 import { StrokeControls } from "./controls";
 import { positionOf, speedAt } from "./power";
-import { h, kids, toast } from "./dom";
+import { bringIntoView, h, kids, toast } from "./dom";
 import { HistoryList } from "./historylist";
 import { pref, setPref } from "./prefs";
 import { ReplayBar } from "./replaybar";
@@ -803,6 +803,7 @@ export class TableView {
     }
     this.pending = { seq, kind: "shot" };
     if (shoot.lag) this.lagSent = true;
+    bringIntoView(this.canvasWrap); // shot from the panel below the table (a phone): the stroke is seen
     this.refresh();
   }
 
@@ -850,7 +851,10 @@ export class TableView {
     }
     if (!this.shown || !this.el.isConnected) return;
     if (this.playback.replaying) this.playback.skip();
-    if (this.playback.replay({ log, lag: e.kind === "lag", key: `h${e.i ?? e.v}` }, this.shown)) this.historyList.select(e);
+    if (this.playback.replay({ log, lag: e.kind === "lag", key: `h${e.i ?? e.v}` }, this.shown)) {
+      this.historyList.select(e);
+      bringIntoView(this.canvasWrap); // picked from the list below the table (a phone)
+    }
     this.afterPlaybackChange();
   }
 
