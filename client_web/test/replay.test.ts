@@ -326,6 +326,22 @@ describe("stroke history", () => {
     expect(s.players.map((p) => p.score)).toEqual(last.scores);
     expect(s.headline).toBe(`${["Ann", "Bob"][last.winner]} wins, ${last.scores[0]} : ${last.scores[1]}.`);
   });
+
+  test("a forfeit says how the game ended, an aborted one that it was aborted; a game played out does not", () => {
+    const h = { entries: [], complete: true };
+    const view = (reason: string | undefined, aborted = false) => summaryOf({
+      state: { phase: "over", to_act: null, layout: {}, scoreboard: { scores: [3, 1] }, legal: null, over: true,
+               result: { winner: 0, scores: [3, 1], reason } } as any,
+      seats: [{ name: "Ann" }, { name: "Bob" }] as any, history: h, playerName: (i: number) => ["Ann", "Bob"][i],
+      aborted: () => aborted }).headline;
+    expect(view("forfeit: resigned")).toBe("Ann wins, 3 : 1 (Bob resigned).");
+    expect(view("forfeit: left")).toBe("Ann wins, 3 : 1 (Bob left the table).");
+    expect(view("forfeit: abandoned")).toBe("Ann wins, 3 : 1 (Bob did not come back in time).");
+    expect(view("forfeit: resigned", true)).toBe("Ann wins, 3 : 1 (Bob resigned; aborted before both had played).");
+    expect(view("distance reached")).toBe("Ann wins, 3 : 1.");
+    expect(view("forfeit: something new")).toBe("Ann wins, 3 : 1.");
+    expect(view(undefined)).toBe("Ann wins, 3 : 1.");
+  });
 });
 
 // ----- the sound schedule ------------------------------------------------------------------------

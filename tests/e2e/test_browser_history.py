@@ -238,7 +238,7 @@ def test_a_player_facing_the_decision_dialog_can_resign_from_it(browser, live_se
     winner = ("Ann", "Bob")[1 - lag_winner]
     for p in (A, B):
         p.page.wait_for_selector("[data-testid=match-summary]:not([hidden])", timeout=15000)
-        assert p.page.inner_text("[data-testid=summary-result]") == f"{winner} wins, 0 : 0."
+        assert p.page.inner_text("[data-testid=summary-result]") == f"{winner} wins, 0 : 0 ({('Ann', 'Bob')[lag_winner]} resigned)."
         assert p.debug()["state"]["over"] and p.debug()["state"]["result"]["winner"] == 1 - lag_winner
     assert P.page.query_selector("dialog.decision-dialog[open]") is None
     rec = record_of(live_server, tid)

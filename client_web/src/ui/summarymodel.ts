@@ -14,7 +14,12 @@ export interface GameModelView {
   history: { entries: HistoryEntry[]; complete: boolean };
   /** the name of seat `s`'s player in this game (also after they left the table) */
   playerName(s: number): string;
+  /** a rated game forfeited before both players had played: recorded, not rated */
+  aborted?(): boolean;
 }
+
+/** How a forfeit ended the game (the result's reason "forfeit: <why>", rules/), said of the loser. */
+const FORFEITS: Record<string, string> = { resigned: "resigned", left: "left the table", abandoned: "did not come back in time" };
 
 export interface PlayerSummary {
   name: string;
@@ -52,6 +57,9 @@ export function summaryOf(m: GameModelView): Summary {
     };
   }) as [PlayerSummary, PlayerSummary];
   const sc = `${scores[0]} : ${scores[1]}`;
-  const headline = winner === null ? `A draw, ${sc}.` : `${name(winner)} wins, ${sc}.`;
+  // a forfeit says so (QA: "Ann wins, 0 : 0." after a resignation read like a game played out)
+  const why = typeof r.reason === "string" && r.reason.startsWith("forfeit: ") ? FORFEITS[r.reason.slice(9)] : undefined;
+  const how = winner === null || !why ? "" : ` (${name(1 - winner)} ${why}${m.aborted?.() ? "; aborted before both had played" : ""})`;
+  const headline = winner === null ? `A draw, ${sc}.` : `${name(winner)} wins, ${sc}${how}.`;
   return { winner, headline, players };
 }
