@@ -251,6 +251,21 @@ def test_a_replayed_stroke_is_practised_at_its_position_with_its_cue(browser, li
     P.open(f"#/replay/{tid}")
     P.page.wait_for_function("() => document.querySelectorAll('.replay-view [role=log] > li').length > 0", timeout=15000)
     P.page.locator(".replay-view [role=log] > li").first.click()
+    # the controls under the replay's table never lie over one another (QA, 1366 px wide: "Practise this position"
+    # covered Skip)
+    for width in (1366, 1100, 1360):
+        P.page.set_viewport_size({"width": width, "height": 860})
+        P.page.wait_for_timeout(150)
+        overlaps = P.page.evaluate("""() => {
+            const els = [...document.querySelectorAll('.replay-view .playback :is(button, select, label)')].filter((e) => e.offsetParent !== null);
+            const out = [];
+            els.forEach((a, i) => els.slice(i + 1).forEach((b) => {
+                const p = a.getBoundingClientRect(), q = b.getBoundingClientRect();
+                if (p.left < q.right - 0.5 && q.left < p.right - 0.5 && p.top < q.bottom - 0.5 && q.top < p.bottom - 0.5)
+                    out.push(`${a.id || a.textContent} / ${b.id || b.textContent}`);
+            }));
+            return out; }""")
+        assert overlaps == [], (width, overlaps)
     P.page.click("#replay-practise")
     P.page.wait_for_function("t => window.billar.table && window.billar.table.id !== t", arg=tid, timeout=20000)
     P.wait_table()
