@@ -180,8 +180,12 @@ class App {
   private route(): void {
     const r = parseRoute(location.hash);
     if (r.view === "table" && this.table?.id === r.id && !this.tv) return;
+    // a window whose seat another window resumed stopped its link (the seat is played there now): going elsewhere
+    // (or back to the table, as a reload would) connects it again, and gives nothing up (QA: the lobby of such a
+    // window stayed empty and Create did nothing)
+    const replaced = this.conn.status === "closed" && this.conn.replaced;
     let forfeit = false;
-    if (this.table?.seat && this.table.gameStarted) {
+    if (this.table?.seat && this.table.gameStarted && !replaced) {
       // leaving a game in progress gives it up: the table must not stay "playing" with nobody at it
       if (!confirm("Leave this game? Going away from the table gives up your seat and forfeits the game in progress.")) {
         history.replaceState(null, "", `#/table/${this.table.id}`);
@@ -190,6 +194,7 @@ class App {
       forfeit = true;
     }
     if (r.view !== "table") queueMicrotask(() => this.retryHeldName());
+    if (replaced) this.conn.reconnect();
     window.scrollTo(0, 0); // a new screen starts at its top (the table first on a phone)
     this.closeScreens(forfeit);
     if (r.view === "lobby") {

@@ -386,4 +386,16 @@ def test_a_window_whose_seat_another_window_resumed_says_so_instead_of_your_turn
         "This seat was resumed in another window; this one stopped. Reload the page to play here."
     assert "Your turn" not in A.page.inner_text("[data-testid=turn-status]")
     A2.page.wait_for_function("() => window.billar.table.debug().canShoot", timeout=15000)
+    # the first window goes to the lobby: it connects again (without a word about forfeiting: the seat is played in
+    # the other window), lists the table and can create one (QA: its lobby stayed empty and Create did nothing)
+    asked = []
+    A.page.on("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    tid = A.table_id()
+    A.page.evaluate("location.hash = '#/'")
+    A.page.wait_for_selector(f"tr[data-table='{tid}']", timeout=15000)
+    assert asked == [] and "another window" not in A.page.inner_text("header.top"), asked
+    A.page.click("#create-btn")
+    A.page.wait_for_function("t => window.billar.table && window.billar.table.id !== t", arg=tid, timeout=15000)
+    A2.page.wait_for_timeout(500)
+    assert A2.debug()["canShoot"] and A2.debug()["mySeat"] == 0  # the other window still holds the seat
     assert not A2.errors and not B.errors, (A2.errors, B.errors)

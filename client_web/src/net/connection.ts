@@ -27,6 +27,8 @@ export class Connection {
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private nextDelay: number | null = null;
   private stopped = false;
+  /** closed because a seat of this connection was resumed from another window (close code 4002) */
+  replaced = false;
   status: LinkStatus = "connecting";
   /** the words of the status (why it closed, when it did) */
   detail = "";
@@ -89,6 +91,7 @@ export class Connection {
   }
 
   private open(): void {
+    this.replaced = false;
     this.setStatus(this.everGreeted ? "reconnecting" : "connecting", this.everGreeted ? "Reconnecting..." : "Connecting...");
     const ws = new WebSocket(this.url);
     ws.binaryType = "arraybuffer";
@@ -133,6 +136,7 @@ export class Connection {
         return;
       }
       if (e.code === CloseCode.REPLACED) {
+        this.replaced = true;
         this.setStatus("closed", "This seat was resumed in another window; this one stopped.");
         return;
       }

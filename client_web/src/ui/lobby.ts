@@ -9,7 +9,7 @@ import { DISCIPLINES, disciplineLabel } from "../game/names";
 import { loadSeat } from "../game/seats";
 import type { LobbyEntry, ServerMsg } from "../protocol/messages";
 import { out } from "../protocol/messages";
-import { h } from "./dom";
+import { h, toast } from "./dom";
 import { profileHref } from "../players/model";
 import { api } from "../api";
 import { parsePuzzle } from "../puzzles/model";
@@ -187,7 +187,7 @@ export class LobbyView {
     this.syncRated();
     this.form.addEventListener("submit", (e) => {
       e.preventDefault();
-      this.app.send(createTableFromForm(this.formFields()));
+      this.post(createTableFromForm(this.formFields()));
     });
     // practice: a drill, or the opening of the form's discipline (one shooter, an optional coach, nothing scored)
     this.drillSel = h("select", { id: "practice-drill", name: "practice-drill", "aria-label": "Drill" }, h("option", { value: "" }, "Loading drills...")) as HTMLSelectElement;
@@ -207,7 +207,7 @@ export class LobbyView {
         h("button", { type: "button", id: "practice-open-btn", onclick: () => {
           const { discipline, isPrivate } = this.formValues();
           const d = discipline === "pentathlon" || discipline === "triathlon" ? "three_cushion" : discipline;
-          this.app.send(out.createPractice(d, coachIn.checked ? { coach: true } : {}, isPrivate));
+          this.post(out.createPractice(d, coachIn.checked ? { coach: true } : {}, isPrivate));
         } }, "Practice table (the form's discipline)"),
       ),
       h("label", { class: "check" }, coachIn, " Coach seat (a second player may place balls and shoot)"),
@@ -280,10 +280,15 @@ export class LobbyView {
 
   private quickPlay(): void {
     const { discipline, config } = this.formValues();
-    this.app.send(out.quickPlay(discipline, config, this.ratedIn.checked && !this.ratedIn.disabled));
+    this.post(out.quickPlay(discipline, config, this.ratedIn.checked && !this.ratedIn.disabled));
   }
 
   /** The player logged in or out: the Rated box follows. */
+  /** Send a player's action; with no link to the server, say so (QA: Create did nothing at all). */
+  private post(msg: object): void {
+    if (!this.app.send(msg)) toast("Not connected to the server: wait for \"Connected\" at the top, then try again.", "error");
+  }
+
   accountChanged(): void {
     this.syncRated();
   }
@@ -371,6 +376,6 @@ export class LobbyView {
   }
 
   private join(table: string): void {
-    this.app.send(out.join(table));
+    this.post(out.join(table));
   }
 }
