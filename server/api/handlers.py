@@ -20,7 +20,12 @@ route's handler:
 
 Every error body is ``{"error": {"code", "message"}}``. Logins set the session cookie
 (``billar_session``: HttpOnly, SameSite=Lax, Path=/, Max-Age 30 days, Secure over HTTPS);
-logout and delete clear it. :meth:`PlayersApi.account_for_cookie` is what the WebSocket side asks.
+logout and delete clear it. Logins and registrations also set the device cookie (``billar_device``:
+HttpOnly, SameSite=Lax, Path=/api/account, Max-Age 365 days, Secure over HTTPS; a new one at each
+login), which login, password change and delete hand to server/players/accounts.py: one of the
+account named exempts this browser from the name's failed-login lock (it has its own; see the
+module docstring there); logout keeps it, delete clears it.
+:meth:`PlayersApi.account_for_cookie` is what the WebSocket side asks.
 """
 
 from __future__ import annotations
@@ -45,13 +50,15 @@ from server.api.schemas import TV_CHANNELS, BodyError, check_body
 from server.api.tournaments import TournamentsApi
 from server.db.engine import Database
 from server.players import drills, queries
-from server.players.accounts import SESSION_TTL, Account, Accounts
+from server.players.accounts import DEVICE_TTL, SESSION_TTL, Account, Accounts
 from server.players.errors import PlayersError
 from server.players.record import decompress
 
 log = logging.getLogger("billar.api")
 
 COOKIE = "billar_session"
+#: the device cookie (accounts.py): sent only to the account routes
+DEVICE_COOKIE, DEVICE_PATH = "billar_device", "/api/account"
 MAX_LIVE, DEFAULT_LIVE = 500, 100  # GET /api/games/live: games per answer
 STATUS = {"bad_username": 400, "reserved_username": 400, "bad_password": 400, "bad_field": 400, "bad_json": 400,
           "username_taken": 409, "login_failed": 401, "not_logged_in": 401, "too_many_attempts": 429,
@@ -84,15 +91,16 @@ class PlayersApi:
         name = Param("name", "path", {"type": "string", "minLength": 1, "maxLength": 64}, "the player's username")
         self.routes: List[Route] = [
             Route("POST", "/api/account/register", self.register, "Register an account and log in", "register",
-                  {201: ("registered and logged in (session cookie set)", "Account"),
+                  {201: ("registered and logged in (session and device cookies set)", "Account"),
                    400: ("bad username, reserved name or bad password", "Error"),
                    409: ("the name, or one differing only by case or confusable characters, is taken", "Error")},
                   body="Credentials", tag="account"),
-            Route("POST", "/api/account/login", self.login, "Log in (a new session cookie)", "login",
-                  {200: ("logged in (session cookie set)", "Account"),
+            Route("POST", "/api/account/login", self.login, "Log in (a new session cookie and device cookie)", "login",
+                  {200: ("logged in (session and device cookies set)", "Account"),
                    400: ("malformed body", "Error"),
                    401: ("wrong username or password (the same answer for an unknown name)", "Error"),
-                   429: ("too many failed logins from this address, or for this name (whether or not it exists)",
+                   429: ("too many failed logins from this address, or for this name (whether or not it exists; "
+                         "not held against a browser with the account's device cookie), or from this device cookie",
                          "Error")},
                   body="Credentials", tag="account"),
             Route("POST", "/api/account/logout", self.logout, "Log out (the session ends, the cookie is cleared)",
@@ -101,13 +109,15 @@ class PlayersApi:
                   "changePassword",
                   {200: ("changed (a new session cookie)", "Ok"), 400: ("bad new password", "Error"),
                    401: ("not logged in, or the current password is wrong", "Error"),
-                   429: ("too many failed attempts from this address or for this name", "Error")},
+                   429: ("too many failed attempts from this address, for this name, or from this device cookie",
+                         "Error")},
                   body="PasswordChange", tag="account"),
             Route("POST", "/api/account/delete", self.delete, "Delete the account (its games stay under a retired name)",
                   "deleteAccount",
                   {200: ("deleted", "Deleted"), 400: ("malformed body", "Error"),
                    401: ("not logged in, or the password is wrong", "Error"),
-                   429: ("too many failed attempts from this address or for this name", "Error")},
+                   429: ("too many failed attempts from this address, for this name, or from this device cookie",
+                         "Error")},
                   body="PasswordConfirmation", tag="account"),
             Route("GET", "/api/account", self.me, "The logged-in player", "currentAccount",
                   {200: ("the account of the session cookie", "Account"), 401: ("not logged in", "Error")},
@@ -223,6 +233,19 @@ class PlayersApi:
         secure = "; Secure" if req.https else ""
         return ("Set-Cookie", f"{COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax{secure}")
 
+    async def _device_cookie(self, req: ApiRequest, acc: Account) -> List[Tuple[str, str]]:
+        """A new device cookie for ``acc`` (none when the key cannot be had now: the browser keeps its own)."""
+        value = await self.accounts.device_cookie(acc)
+        if value is None:
+            return []
+        secure = "; Secure" if req.https else ""
+        return [("Set-Cookie", f"{DEVICE_COOKIE}={value}; Path={DEVICE_PATH}; Max-Age={int(DEVICE_TTL.total_seconds())}; "
+                               f"HttpOnly; SameSite=Lax{secure}")]
+
+    def _clear_device_cookie(self, req: ApiRequest) -> Tuple[str, str]:
+        secure = "; Secure" if req.https else ""
+        return ("Set-Cookie", f"{DEVICE_COOKIE}=; Path={DEVICE_PATH}; Max-Age=0; HttpOnly; SameSite=Lax{secure}")
+
     async def account_for_cookie(self, cookie_header: Optional[str]) -> Optional[Account]:
         """The account whose session the ``Cookie`` header carries, or None (what the WebSocket ``hello`` asks)."""
         return await self.accounts.session_account(ApiRequest("GET", "/", headers={"cookie": cookie_header or ""})
@@ -241,12 +264,12 @@ class PlayersApi:
     # ----- account routes --------------------------------------------------------------------
     async def register(self, req: ApiRequest, body: Dict[str, str]) -> ApiResponse:
         acc, token = await self.accounts.register(body["username"], body["password"], client=req.client)
-        return ApiResponse(201, _account_json(acc), [self._set_cookie(req, token)])
+        return ApiResponse(201, _account_json(acc), [self._set_cookie(req, token)] + await self._device_cookie(req, acc))
 
     async def login(self, req: ApiRequest, body: Dict[str, str]) -> ApiResponse:
         acc, token = await self.accounts.login(body["username"], body["password"], client=req.client,
-                                               old_token=req.cookie(COOKIE))
-        return ApiResponse(200, _account_json(acc), [self._set_cookie(req, token)])
+                                               old_token=req.cookie(COOKIE), device=req.cookie(DEVICE_COOKIE))
+        return ApiResponse(200, _account_json(acc), [self._set_cookie(req, token)] + await self._device_cookie(req, acc))
 
     async def logout(self, req: ApiRequest, body: Dict[str, str]) -> ApiResponse:
         await self.accounts.logout(req.cookie(COOKIE))
@@ -255,13 +278,14 @@ class PlayersApi:
     async def password(self, req: ApiRequest, body: Dict[str, str]) -> ApiResponse:
         acc = await self._require(req)
         token = await self.accounts.change_password(acc, body["current_password"], body["new_password"],
-                                                    client=req.client)
+                                                    client=req.client, device=req.cookie(DEVICE_COOKIE))
         return ApiResponse(200, {"ok": True}, [self._set_cookie(req, token)])
 
     async def delete(self, req: ApiRequest, body: Dict[str, str]) -> ApiResponse:
         acc = await self._require(req)
-        retired = await self.accounts.delete(acc, body["password"], client=req.client)
-        return ApiResponse(200, {"deleted": True, "retired_name": retired}, [self._clear_cookie(req)])
+        retired = await self.accounts.delete(acc, body["password"], client=req.client, device=req.cookie(DEVICE_COOKIE))
+        return ApiResponse(200, {"deleted": True, "retired_name": retired},
+                           [self._clear_cookie(req), self._clear_device_cookie(req)])
 
     async def me(self, req: ApiRequest, body: None) -> ApiResponse:
         return ApiResponse(200, _account_json(await self._require(req)))

@@ -20,7 +20,9 @@ Key layout (``P`` = the configured key prefix, e.g. ``billar:``)::
     P leases                      zset    table id -> lease expiry (Redis ms); 0 = released, adopt now
     P nodes                       zset    server process (node) -> heartbeat expiry (Redis ms)
     P create:<creation id>        string  the table a ``create_table`` with that creation id made (expiry)
-    P window:<name>               zset    a sliding window of events (failed logins per account, per address)
+    P window:<name>               zset    a sliding window of events (failed logins per account, per device, per address)
+    P secret:<name>               string  a key the processes share, made once (``secret:device-cookie``: the HMAC key of the
+                                          device cookies, server/players/throttle.py), no expiry
     P finished                    set     "<table>:<game>" of finished games not yet in the database
     P tv:lease:<channel>          string  the node choosing TV channel <channel>'s featured table (expires, PX)
     P tv:<channel>                string  TV channel <channel>'s featured table (JSON: server/tv/choice.py Featured)
@@ -753,6 +755,18 @@ class Store:
 
     async def window_clear(self, name: str) -> None:
         await self._call(lambda: self.redis.delete(self.key("window", name)))
+
+    async def shared_secret(self, name: str, make: Callable[[], str]) -> Optional[str]:
+        """The secret ``name`` every process shares (``P secret:<name>``): the one stored, else ``make()``'s, stored
+        first by whichever process comes first (SET NX), so all read the same. None if Redis gave a non-string."""
+
+        async def run():
+            key = self.key("secret", name)
+            await self.redis.set(key, make(), nx=True)
+            raw = await self.redis.get(key)
+            return raw.decode("ascii", "replace") if isinstance(raw, bytes) else raw if isinstance(raw, str) else None
+
+        return await self._call(run)
 
     # ----- records -------------------------------------------------------------------------
     async def record(self, table: str, game: int) -> Optional[Tuple[Dict[str, Any], List[Dict[str, Any]]]]:

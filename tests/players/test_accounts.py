@@ -270,6 +270,182 @@ async def test_delete_keeps_the_name_taken(acc, db):
     assert row.username == retired and row.password_hash is None and row.deleted_at is not None
 
 
+# ----- device cookies: nobody locks a player out by failing logins with their name ---------------
+async def fail(acc, name, pw, client, device=None):
+    with pytest.raises(PlayersError) as e:
+        await acc.login(name, pw, client=client, device=device)
+    return e.value.code, e.value.message
+
+
+LOCKED = ("too_many_attempts", "too many failed logins for this name; try again in 1 minute")
+
+
+async def test_the_owners_device_cookie_lifts_a_lock_made_by_others(acc, throttle):
+    """QA: anyone could lock a player out by failing logins with their name; the browser the player logged in with
+    before is not held by that lock."""
+    ann, _ = await acc.register("Ann", PW, client="10.0.0.1")
+    device = await acc.device_cookie(ann)
+    for i in range(3):  # the attacker, from addresses of his own, without the cookie
+        assert await fail(acc, "Ann", f"guess number {i}", f"6.6.6.{i}") == ("login_failed", "wrong username or password")
+    assert await fail(acc, "Ann", PW, "6.6.6.9") == LOCKED  # without the cookie: locked, as before
+    assert await fail(acc, "ann", PW, "10.0.0.1") == LOCKED  # the owner's address alone is nothing
+    b, token = await acc.login("ann", PW, client="10.0.0.1", device=device)
+    assert b.id == ann.id and (await acc.session_account(token)).id == ann.id
+    again, _ = await acc.login("Ann", PW, client="10.0.0.2", device=device)  # the cookie still works, and its
+    assert again.id == ann.id  # success forgave nothing of the attacker's: the name stays locked for the others
+    assert await fail(acc, "Ann", PW, "6.6.6.9") == LOCKED
+    # a newer cookie of the same account (another login's) works too; the lock passes with its window
+    newer = await acc.device_cookie(b)
+    assert newer != device and (await acc.login("Ann", PW, client="10.0.0.3", device=newer))[0].id == ann.id
+    throttle.t[0] += 61
+    await acc.login("Ann", PW, client="6.6.6.9")
+
+
+async def test_another_accounts_or_a_forged_device_cookie_lifts_nothing(acc):
+    ann, _ = await acc.register("Ann", PW)
+    bob, _ = await acc.register("Bob", PW)
+    ann_cookie, bob_cookie = await acc.device_cookie(ann), await acc.device_cookie(bob)
+    ann_id, nonce, mac = ann_cookie.split(".")
+    _, bob_nonce, bob_mac = bob_cookie.split(".")
+    for i in range(3):
+        await fail(acc, "Ann", f"guess number {i}", "6.6.6.6")
+    flipped = mac[:-1] + ("A" if mac[-1] != "A" else "B")
+    junk = [
+        bob_cookie,  # a valid cookie, of another account
+        f"{ann_id}.{bob_nonce}.{bob_mac}", f"{bob.id}.{nonce}.{mac}",  # parts of both
+        f"{ann_id}.{nonce}.{flipped}", f"{ann_id}.{nonce}.{mac}=", f"{ann_id}.{nonce}.{mac[:-2]}",  # a wrong MAC
+        f"0{ann_id}.{nonce}.{mac}", f"+{ann_id}.{nonce}.{mac}", f" {ann_id}.{nonce}.{mac}",  # the same id, spelt otherwise
+        f"{ann_id}.{nonce}.{mac}.", f"{ann_id}..{nonce}.{mac}", f"{ann_id}.{nonce}", ann_cookie.replace(".", ":"),
+        f"{ann_id}.{nonce}.{mac}" + "A" * 200,  # over DEVICE_COOKIE_MAX_CHARS
+        "1." + "a" * 100_000 + "." + mac,  # huge
+        f"\u0661.{nonce}.{mac}", f"{ann_id}.{nonce[:-1]}\u00e9.{mac}", "\udcff" * 10,  # not ASCII (Arabic-Indic one, ...)
+        "", ".", "..", "1.2.3", "null", "9" * 40 + f".{nonce}.{mac}", None, 42, b"bytes", ["list"],
+    ]
+    for bad in junk:
+        assert await fail(acc, "Ann", PW, "7.7.7.7", device=bad) == LOCKED, bad
+    # the genuine cookie (the same account's) is let through: the test above is not vacuous
+    assert (await acc.login("Ann", PW, client="7.7.7.7", device=ann_cookie))[0].id == ann.id
+    # Bob's own cookie still works for Bob, and a forged cookie with a name nobody has changes nothing
+    assert (await acc.login("Bob", PW, client="7.7.7.7", device=bob_cookie))[0].id == bob.id
+    assert await fail(acc, "Nobody", PW, "7.7.7.7", device=ann_cookie) == ("login_failed", "wrong username or password")
+
+
+async def test_failures_with_a_device_cookie_lock_that_device_not_the_name(acc, throttle):
+    ann, _ = await acc.register("Ann", PW)
+    mine, other = await acc.device_cookie(ann), await acc.device_cookie(ann)
+    for i in range(3):  # as many as a name's limit (3 here)
+        assert (await fail(acc, "Ann", f"guess number {i}", f"5.5.5.{i}", device=mine))[0] == "login_failed"
+    assert await fail(acc, "Ann", PW, "5.5.5.9", device=mine) == LOCKED  # that device is locked, even the right one
+    assert await fail(acc, "Ann", "yet another guess", "5.5.5.9", device=mine) == LOCKED  # and guesses no more
+    # the name is not locked for the others: a browser without a cookie, and another device of Ann's
+    assert (await acc.login("Ann", PW, client="8.8.8.8"))[0].id == ann.id
+    assert (await acc.login("Ann", PW, client="8.8.8.8", device=other))[0].id == ann.id
+    # the address limit holds with a device cookie too (6 here: 3 counted above from 5.5.5.x, so 6 from one address)
+    third = await acc.device_cookie(ann)
+    for i in range(3):
+        await fail(acc, "Ann", f"guess number {i}", "4.4.4.4", device=third)
+    for i in range(3):
+        await fail(acc, "Ann", f"guess number {i}", "4.4.4.4", device=other)
+    assert await fail(acc, "Ann", PW, "4.4.4.4", device=await acc.device_cookie(ann)) == (
+        "too_many_attempts", "too many failed logins from this address; try again later")
+    throttle.t[0] += 61
+    assert (await acc.login("Ann", PW, client="5.5.5.9", device=mine))[0].id == ann.id
+
+
+async def test_password_change_and_delete_with_a_device_cookie(acc):
+    ann, _ = await acc.register("Ann", PW)
+    bob, _ = await acc.register("Bob", PW)
+    mine, bobs = await acc.device_cookie(ann), await acc.device_cookie(bob)
+    for i in range(3):
+        await fail(acc, "Ann", f"guess number {i}", "6.6.6.6")
+    for device in (None, bobs, mine[:-1] + "x"):  # without Ann's cookie: locked, as before
+        with pytest.raises(PlayersError) as e:
+            await acc.change_password(ann, PW, "a new password", client="1.2.3.4", device=device)
+        assert (e.value.code, e.value.message) == LOCKED
+    await acc.change_password(ann, PW, "a new password", client="1.2.3.4", device=mine)
+    # wrong current passwords with the cookie lock that device only (3 here), not Ann's name for her other browsers
+    fresh = await acc.device_cookie(ann)
+    for i in range(3):
+        with pytest.raises(PlayersError) as e:
+            await acc.delete(ann, f"not it {i} at all", client="1.2.3.5", device=fresh)
+        assert e.value.code == "login_failed"
+    with pytest.raises(PlayersError) as e:
+        await acc.delete(ann, "a new password", client="1.2.3.5", device=fresh)
+    assert (e.value.code, e.value.message) == LOCKED
+    assert (await acc.delete(ann, "a new password", client="1.2.3.5", device=mine)).startswith("deleted-")
+    # a deleted account's cookie is no cookie: the name's lock (the attacker's failures) holds again
+    assert await fail(acc, "Ann", "a new password", "1.2.3.6", device=mine) == LOCKED
+
+
+async def test_the_redis_throttle_shares_one_device_key_and_without_redis_there_is_none(db, hasher, clock):
+    from server.players.throttle import RedisLoginThrottle
+
+    class Redis:
+        def __init__(self):
+            self.data, self.down = {}, False
+
+        async def set(self, key, value, nx=False):
+            if self.down:
+                raise ConnectionError("redis is away")
+            if nx and key in self.data:
+                return None
+            self.data[key] = value.encode() if isinstance(value, str) else value
+            return True
+
+        async def get(self, key):
+            if self.down:
+                raise ConnectionError("redis is away")
+            return self.data.get(key)
+
+    class Store:
+        def __init__(self, redis):
+            self.redis, self.windows = redis, {}  # the redis stands for Redis itself, under the Store's methods
+
+        def key(self, *parts):
+            return "billar:" + ":".join(parts)
+
+        async def window_add(self, name, window_s):
+            if self.redis.down:
+                raise ConnectionError("redis is away")
+            self.windows[name] = self.windows.get(name, 0) + 1
+
+        async def window_count(self, name, window_s):
+            if self.redis.down:
+                raise ConnectionError("redis is away")
+            return self.windows.get(name, 0)
+
+        async def window_clear(self, name):
+            self.windows.pop(name, None)
+
+        async def shared_secret(self, name, make):  # server/store/redis.py Store.shared_secret's contract
+            key = self.key("secret", name)
+            await self.redis.set(key, make(), nx=True)
+            return (await self.redis.get(key)).decode()
+
+    redis = Redis()
+    store = Store(redis)
+    one = Accounts(db, throttle=RedisLoginThrottle(store, account_failures=2), hasher=hasher, clock=clock)
+    two = Accounts(db, throttle=RedisLoginThrottle(store, account_failures=2), hasher=hasher, clock=clock)
+    ann, _ = await one.register("Ann", PW)
+    cookie = await one.device_cookie(ann)  # made by one process, taken by another
+    assert list(redis.data) == ["billar:secret:device-cookie"] and len(redis.data["billar:secret:device-cookie"]) == 64
+    for i in range(2):
+        await fail(two, "Ann", f"guess number {i}", "6.6.6.6")
+    assert store.windows == {"login-account:" + canonical_key("Ann"): 2, "login-address:6.6.6.6": 2}
+    assert (await two.login("Ann", PW, client="7.7.7.7", device=cookie))[0].id == ann.id
+    for i in range(2):
+        await fail(two, "Ann", f"guess number {i}", "7.7.7.7", device=cookie)
+    assert await fail(one, "Ann", PW, "7.7.7.7", device=cookie) == ("too_many_attempts", (
+        "too many failed logins for this name; try again in 15 minutes"))
+    assert store.windows["login-account:" + canonical_key("Ann")] == 2  # the device's failures are its own
+    assert store.windows[f"login-device:{ann.id}:{cookie.split('.')[1]}"] == 2
+    # a process that never got the key while Redis is away issues no cookie and takes none (the logins of before)
+    redis.down = True
+    three = Accounts(db, throttle=RedisLoginThrottle(store), hasher=hasher, clock=clock)
+    assert await three.device_cookie(ann) is None
+    assert (await three.login("Ann", PW, client="7.7.7.7", device=cookie))[0].id == ann.id  # fails open, as before
+
+
 async def test_concurrent_registrations_of_one_name(dbf, hasher):
     one, two = Accounts(dbf.engine(), hasher=hasher), Accounts(dbf.engine(), hasher=hasher)
     res = await asyncio.gather(one.register("Zed", PW), two.register("ZED", PW), return_exceptions=True)

@@ -21,26 +21,34 @@ JSON = {"content-type": "application/json", "host": HOST}
 
 
 class Client:
-    """Calls the API like a browser on http://HOST would, keeping the session cookie; validates every response."""
+    """Calls the API like a browser on http://HOST would, keeping the session cookie and the device cookie (sent,
+    as its Path says, to /api/account and below only); validates every response."""
 
     def __init__(self, api: PlayersApi, https: bool = False, client: str = "10.1.2.3"):
         self.api, self.https, self.client_addr = api, https, client
         self.doc = document(api.routes)
         self.cookie = None
+        self.device = None
         self.seen = set()
 
     async def call(self, method, path, body=None, headers=None, raw=None, query=""):
         h = dict(JSON if method == "POST" else {"host": HOST})
-        if self.cookie:
-            h["cookie"] = f"other=1; billar_session={self.cookie}"
+        jar = [f"billar_session={self.cookie}"] if self.cookie else []
+        if self.device and (path == "/api/account" or path.startswith("/api/account/")):
+            jar.append(f"billar_device={self.device}")
+        if jar:
+            h["cookie"] = "; ".join(["other=1"] + jar)
         h.update(headers or {})
         data = raw if raw is not None else (b"" if body is None else json.dumps(body).encode())
         resp = await self.api.handle(ApiRequest(method, path, query, h, data, self.client_addr, self.https))
         for v in resp.header("set-cookie"):
             name, _, rest = v.partition("=")
-            assert name == "billar_session"
-            token = rest.split(";")[0]
-            self.cookie = token or None
+            assert name in ("billar_session", "billar_device")
+            value = rest.split(";")[0] or None
+            if name == "billar_session":
+                self.cookie = value
+            else:
+                self.device = value
         self._conforms(method, path, resp)
         return resp
 
@@ -220,6 +228,97 @@ async def test_address_limit_answers_429(db, hasher):
         assert (await c.call("POST", "/api/account/login", {"username": "x1", "password": PW})).status == 401
     r = await c.call("POST", "/api/account/login", {"username": "x1", "password": PW})
     assert (r.status, r.decoded()["error"]["code"]) == (429, "too_many_attempts")
+
+
+async def test_the_device_cookie_is_set_at_registration_and_login(api):
+    c = Client(api)
+    r = await c.call("POST", "/api/account/register", {"username": "Ann", "password": PW})
+    session, device = r.header("set-cookie")
+    assert session.startswith("billar_session=")  # the session cookie first, as before
+    assert device.startswith("billar_device=") and device.split(";")[0] == f"billar_device={c.device}"
+    attributes = [a.strip() for a in device.split(";")[1:]]
+    assert attributes == ["Path=/api/account", "Max-Age=31536000", "HttpOnly", "SameSite=Lax"]  # no Secure over http
+    ann_id = (await api.account_for_cookie(f"billar_session={c.cookie}")).id
+    ident, nonce, mac = c.device.split(".")
+    assert ident == str(ann_id) and len(nonce) == 22 and len(mac) == 43 and PW not in device
+    first = c.device
+    r = await c.call("POST", "/api/account/login", {"username": "ann", "password": PW})
+    assert r.status == 200 and [v.split("=")[0] for v in r.header("set-cookie")] == ["billar_session", "billar_device"]
+    assert c.device != first and c.device.startswith(f"{ann_id}.")  # a new one at each login
+    # logout keeps it (the browser stays known); a failed login sets nothing
+    r = await c.call("POST", "/api/account/logout", {})
+    assert r.header("set-cookie")[0].startswith("billar_session=;") and len(r.header("set-cookie")) == 1
+    r = await c.call("POST", "/api/account/login", {"username": "ann", "password": "wrong wrong"})
+    assert r.status == 401 and r.header("set-cookie") == []
+    # over HTTPS it is Secure, as the session cookie is
+    s = Client(api, https=True)
+    r = await s.call("POST", "/api/account/register", {"username": "Bob", "password": PW},
+                     headers={"origin": f"https://{HOST}"})
+    assert r.status == 201 and all(v.endswith("; Secure") for v in r.header("set-cookie")) and s.device
+    r = await s.call("POST", "/api/account/login", {"username": "Bob", "password": PW}, headers={"origin": f"https://{HOST}"})
+    assert r.status == 200 and all(v.endswith("; Secure") for v in r.header("set-cookie"))
+    # deleting the account clears both
+    r = await s.call("POST", "/api/account/delete", {"password": PW}, headers={"origin": f"https://{HOST}"})
+    assert r.status == 200 and s.cookie is None and s.device is None
+    assert [v.split(";")[0] for v in r.header("set-cookie")] == ["billar_session=", "billar_device="]
+    assert all("Max-Age=0" in v for v in r.header("set-cookie"))
+
+
+async def test_a_name_locked_by_an_attacker_still_opens_to_the_owners_browser(api):
+    """QA: 10 wrong passwords with a player's name, from anywhere, locked the player out for 15 minutes, again and
+    again. The browser that logged in before carries a device cookie, and the lock does not hold against it."""
+    from server.players.throttle import ACCOUNT_FAILURES
+
+    owner = Client(api, client="10.0.0.1")
+    await owner.call("POST", "/api/account/register", {"username": "Ann", "password": PW})
+    await owner.call("POST", "/api/account/logout", {})
+    bob = Client(api, client="10.0.0.2")
+    await bob.call("POST", "/api/account/register", {"username": "Bob", "password": PW})
+    for i in range(ACCOUNT_FAILURES):
+        attacker = Client(api, client=f"6.6.6.{i}")
+        r = await attacker.call("POST", "/api/account/login", {"username": "Ann", "password": f"guess number {i}"})
+        assert (r.status, r.decoded()["error"]["code"]) == (401, "login_failed")
+    locked = {"error": {"code": "too_many_attempts",
+                        "message": "too many failed logins for this name; try again in 15 minutes"}}
+    r = await Client(api, client="10.0.0.1").call("POST", "/api/account/login", {"username": "Ann", "password": PW})
+    assert (r.status, r.decoded()) == (429, locked)  # without the cookie: as before
+    r = await owner.call("POST", "/api/account/login", {"username": "Ann", "password": PW})
+    assert r.status == 200 and r.decoded()["account"]["username"] == "Ann"
+    assert (await owner.call("GET", "/api/account")).status == 200
+    # Bob's device cookie, or a forged or garbled one, does not lift Ann's lock (and breaks nothing: no 500)
+    ident, nonce, mac = owner.device.split(".")
+    for cookie in [bob.device, f"{ident}.{nonce}.{mac[::-1]}", f"{bob.device.split('.')[0]}.{nonce}.{mac}",
+                   "x" * 4000, "\u00e9t\u00e9.1.2", f'"{ident}.{nonce}"', ";;", "=", f"{ident}.{nonce}.{mac}.{mac}"]:
+        other = Client(api, client="10.0.0.3")
+        other.device = cookie
+        r = await other.call("POST", "/api/account/login", {"username": "Ann", "password": PW})
+        assert (r.status, r.decoded()) == (429, locked), cookie
+        r = await other.call("POST", "/api/account/password", {"current_password": PW, "new_password": "brand new pw"})
+        assert r.status == 401  # not logged in: the cookie is no session either
+    # the owner's browser changes the password, the name still being locked for the others
+    r = await owner.call("POST", "/api/account/password", {"current_password": PW, "new_password": "brand new pw"})
+    assert r.status == 200
+    r = await Client(api, client="10.0.0.4").call("POST", "/api/account/login", {"username": "Ann", "password": "brand new pw"})
+    assert (r.status, r.decoded()) == (429, locked)
+
+
+async def test_wrong_passwords_with_a_device_cookie_lock_that_browser_only(api):
+    from server.players.throttle import DEVICE_FAILURES
+
+    owner = Client(api, client="10.0.0.1")
+    await owner.call("POST", "/api/account/register", {"username": "Ann", "password": PW})
+    thief = Client(api, client="10.0.0.9")
+    thief.device = owner.device  # a stolen device cookie guesses no more than the name's limit
+    for i in range(DEVICE_FAILURES):
+        r = await thief.call("POST", "/api/account/login", {"username": "Ann", "password": f"guess number {i}"})
+        assert (r.status, r.decoded()["error"]["code"]) == (401, "login_failed")
+    for pw in ("guess number 99", PW):
+        r = await thief.call("POST", "/api/account/login", {"username": "Ann", "password": pw})
+        assert (r.status, r.decoded()["error"]) == (429, {
+            "code": "too_many_attempts", "message": "too many failed logins for this name; try again in 15 minutes"})
+    # the name is not locked: a browser without the cookie, from anywhere, logs in
+    r = await Client(api, client="10.0.0.5").call("POST", "/api/account/login", {"username": "Ann", "password": PW})
+    assert r.status == 200
 
 
 async def test_password_change_and_delete(api, db):

@@ -137,6 +137,64 @@ async def test_a_name_locked_by_failures_answers_429_existing_or_not(db_server):
     assert err["error"]["message"] == "too many failed logins for this name; try again in 15 minutes"
 
 
+def cookie_of(h, name):
+    """``name=value`` of the Set-Cookie ``name`` among the response's, and its attributes."""
+    for v in h["set-cookie"]:
+        pair, _, attributes = v.partition(";")
+        if pair.split("=")[0] == name:
+            return pair, [a.strip() for a in attributes.split(";")]
+    raise AssertionError(f"no {name} cookie in {h['set-cookie']}")
+
+
+async def test_an_attacker_locks_the_name_but_not_the_owners_browser(db_server):
+    """QA: 10 wrong passwords with a player's name locked the player out from everywhere for 15 minutes. The browser
+    that logged in (or registered) before holds a device cookie; over real HTTP and the server's Redis throttle."""
+    from server.players.throttle import ACCOUNT_FAILURES
+
+    port = db_server.port
+    st, h, _ = await jpost(port, "/api/account/register", {"username": "Hal", "password": "correct horse 1"})
+    assert st == 201
+    device, attributes = cookie_of(h, "billar_device")
+    assert attributes == ["Path=/api/account", "Max-Age=31536000", "HttpOnly", "SameSite=Lax"]
+    st, h, _ = await jpost(port, "/api/account/register", {"username": "Ida", "password": "correct horse 1"})
+    ida_device, _ = cookie_of(h, "billar_device")
+    for i in range(ACCOUNT_FAILURES):
+        st, _, body = await jpost(port, "/api/account/login", {"username": "Hal", "password": f"wrong wrong {i}"})
+        assert st == 401 and json.loads(body)["error"]["code"] == "login_failed"
+    locked = {"error": {"code": "too_many_attempts",
+                        "message": "too many failed logins for this name; try again in 15 minutes"}}
+    ident, nonce, mac = device.partition("=")[2].split(".")
+    for cookie in [None, ida_device, f"billar_device={ident}.{nonce}.{mac[:-1]}A", "billar_device=" + "9" * 3000,
+                   f"billar_device={ident}.{nonce}"]:
+        st, _, body = await jpost(port, "/api/account/login", {"username": "Hal", "password": "correct horse 1"},
+                                  **({"Cookie": cookie} if cookie else {}))
+        assert (st, json.loads(body)) == (429, locked), cookie
+    st, h, body = await jpost(port, "/api/account/login", {"username": "hal", "password": "correct horse 1"},
+                              Cookie=f"other=1; {device}")
+    assert st == 200 and json.loads(body)["account"]["username"] == "Hal"
+    session, _ = cookie_of(h, "billar_session")
+    newer, _ = cookie_of(h, "billar_device")
+    assert newer != device
+    st, _, body = await http(port, "GET", "/api/account", headers={"Cookie": session})
+    assert st == 200 and json.loads(body)["account"]["username"] == "Hal"
+
+
+async def test_wrong_passwords_with_a_device_cookie_do_not_lock_the_name(db_server):
+    from server.players.throttle import DEVICE_FAILURES
+
+    port = db_server.port
+    st, h, _ = await jpost(port, "/api/account/register", {"username": "Jo", "password": "correct horse 1"})
+    device, _ = cookie_of(h, "billar_device")
+    for i in range(DEVICE_FAILURES):
+        st, _, body = await jpost(port, "/api/account/login", {"username": "Jo", "password": f"wrong wrong {i}"},
+                                  Cookie=device)
+        assert st == 401 and json.loads(body)["error"]["code"] == "login_failed"
+    st, _, body = await jpost(port, "/api/account/login", {"username": "Jo", "password": "correct horse 1"}, Cookie=device)
+    assert st == 429 and json.loads(body)["error"]["code"] == "too_many_attempts"
+    st, h, _ = await jpost(port, "/api/account/login", {"username": "Jo", "password": "correct horse 1"})
+    assert st == 200 and cookie_of(h, "billar_session")
+
+
 async def test_a_guest_may_not_take_a_reserved_name_but_may_say_hello_again(db_server):
     c = await open_client(db_server, "x", hello=False)
     await c.send(I.Hello(protocol=protocol.PROTOCOL_VERSION, name="Computer (level 3)"))
