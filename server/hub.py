@@ -23,7 +23,7 @@ from server.config import Settings
 from server.conn import Connection
 from server.lobby import Lobby
 from server.metrics import Metrics
-from server.players.names import is_reserved
+from server.players.names import UsernameError, check_chars, is_reserved
 from server.registry import Registry
 from server.store import RedisUnavailable
 from server.table import TableActor, new_table_id
@@ -96,10 +96,16 @@ class Hub:
 
     async def guest_name_refused(self, name: str) -> Optional[str]:
         """Why a guest may not show ``name`` (the message of a ``bad_field`` error), or None: the computer's and the
-        house's names are reserved, and a registered player's name (or one passing for it) is theirs (QA: a guest
-        could play as "ann" beside the account "ann"). With the database away, only the reserved names are refused."""
+        house's names are reserved; a guest's name is made of the characters a username may have
+        (server/players/names.py ``check_chars``: letters, digits, single separators); and a registered player's name
+        (or one passing for it) is theirs (QA: a guest could play as "ann" beside the account "ann"). With the
+        database away, the registered names are not checked."""
         if is_reserved(name):
             return "name: this name is reserved (the computer's, or the house's)"
+        try:  # the accounts' letters, digits and single separators: no "Ann (1662)" passing for a lobby line (QA)
+            check_chars(name.strip())
+        except UsernameError as exc:
+            return str(exc).replace("username:", "name:", 1)
         if self.name_registered is not None:
             try:
                 if await self.name_registered(name):

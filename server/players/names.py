@@ -4,8 +4,9 @@ A username is a display name as :data:`protocol.fields.NAME` accepts it (surroun
 stripped), of :data:`MIN_CHARS`-:data:`MAX_CHARS` characters, made of letters and digits (any
 script; combining marks after them) and the separators space, ``_``, ``-`` and ``.``; it starts and
 ends with a letter or digit and has no two separators in a row. So a username is always a path
-segment of its own profile URL (no ``/``, ``..``, ``%`` or markup). Guest display names are not
-usernames: they keep the rules of :data:`protocol.fields.NAME`.
+segment of its own profile URL (no ``/``, ``..``, ``%`` or markup). Guest display names keep
+the rules of :data:`protocol.fields.NAME` and take the characters of a username (:func:`check_chars`; server/hub.py
+``guest_name_refused``), but not its length or its uniqueness.
 
 Two usernames are the same name when their :func:`canonical_key` is: the Unicode TR39 (UTS #39,
 section 4) *skeleton* of the NFKC-normalised name in capitals, case-folded, its skeleton again (the

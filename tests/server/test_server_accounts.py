@@ -204,6 +204,24 @@ async def test_a_guest_may_not_take_a_reserved_name_but_may_say_hello_again(db_s
     assert w["name"] == "ann" and w["account"] is None
 
 
+async def test_a_guests_name_has_a_usernames_characters(db_server):
+    """QA: a guest could be called "QaOne (1662)", which reads as the lobby's line of the rated player QaOne, or
+    "<b>x</b>". A guest's name keeps to the characters of a username (letters, digits, single separators)."""
+    c = await open_client(db_server, "x", hello=False)
+    for name, why in (("QaOne (1662)", "not '('"), ("<b>x</b>", "not '<'"), ("Ann  Lee", "no two separators"),
+                      ("-Ann", "must start with a letter or digit"), ("Ann.", "must end with a letter or digit")):
+        await c.send(I.Hello(protocol=protocol.PROTOCOL_VERSION, name=name))
+        e = await c.expect("error", code="bad_field", field="name")
+        assert e["message"].startswith("name: ") and why in e["message"], (name, e)
+    await c.send(I.Hello(protocol=protocol.PROTOCOL_VERSION, name="  Zoë_2  "))
+    assert (await c.expect("welcome"))["name"] == "Zoë_2"
+    await c.send(I.Rename(name="Zoë (2)"))
+    e = await c.expect("error", code="bad_field", field="name")
+    assert e["ref"] == "rename" and "not '('" in e["message"], e
+    await c.send(I.Rename(name="Zoë 2"))
+    assert (await c.expect("renamed"))["name"] == "Zoë 2"
+
+
 async def test_a_guest_may_not_show_a_registered_players_name(db_server):
     """QA: a guest said hello as "ann13164", the name of an account (and as "ANN13164", "аnn13164" with a Cyrillic
     а), and played under it. Hello and rename refuse such names; the player logged in keeps theirs; others pass."""
