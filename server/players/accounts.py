@@ -68,6 +68,8 @@ log = logging.getLogger("billar.players")
 
 PASSWORD_MIN_CHARS = 8
 PASSWORD_MAX_CHARS = 256
+#: fewest different characters (blanks aside) in a password: "aaaaaaaa", "abababab" and eight blanks are refused
+PASSWORD_MIN_DISTINCT = 4
 #: how long a login lasts
 SESSION_TTL = dt.timedelta(days=30)
 #: longest token accepted from a cookie (token_urlsafe(32) is 43 characters)
@@ -114,7 +116,9 @@ class Account:
 
 
 def check_password(value: Any, field: str = "password") -> str:
-    """``value`` if it is an acceptable password (a string of 8-256 characters); ``PlayersError`` ``bad_password``."""
+    """``value`` if it is an acceptable password (a string of 8-256 characters, no NUL, at least
+    :data:`PASSWORD_MIN_DISTINCT` different characters besides blanks, not a run of consecutive characters such as
+    "12345678"); ``PlayersError`` ``bad_password`` otherwise."""
     if not isinstance(value, str):
         raise PlayersError("bad_password", f"{field}: must be a string")
     if len(value) < PASSWORD_MIN_CHARS:
@@ -123,6 +127,13 @@ def check_password(value: Any, field: str = "password") -> str:
         raise PlayersError("bad_password", f"{field}: must be at most {PASSWORD_MAX_CHARS} characters")
     if "\x00" in value:
         raise PlayersError("bad_password", f"{field}: must not contain NUL")
+    # NIST SP 800-63B 5.1.1.2: refuse the "repetitive or sequential characters" (QA: eight blanks were a password)
+    if len({c for c in value if not c.isspace()}) < PASSWORD_MIN_DISTINCT:
+        raise PlayersError("bad_password", f"{field}: must have at least {PASSWORD_MIN_DISTINCT} different characters "
+                                           f"besides blanks")
+    steps = {ord(b) - ord(a) for a, b in zip(value.lower(), value.lower()[1:])}
+    if steps in ({1}, {-1}):
+        raise PlayersError("bad_password", f"{field}: must not be a run such as 12345678 or abcdefgh")
     return value
 
 

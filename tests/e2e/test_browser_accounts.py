@@ -199,6 +199,14 @@ def test_register_log_out_and_in_with_the_errors_shown(browser, live_server, art
     Q.page.click("#acc-submit")
     Q.page.wait_for_function("() => /too weak/.test((document.querySelector('[data-testid=account-error]')?.textContent ?? ''))")
     assert "at least 8 characters" in Q.page.inner_text("[data-testid=account-error]")
+    # eight blanks are no password either (QA: they registered)
+    Q.page.fill("#acc-password", " " * 8)
+    Q.page.click("#acc-submit")
+    Q.page.wait_for_function("() => /different characters/.test((document.querySelector('[data-testid=account-error]')?.textContent ?? ''))")
+    # the password box looks like the name box (QA: it was light grey)
+    looks = Q.page.evaluate("""() => ['#acc-username', '#acc-password'].map((q) => {
+        const s = getComputedStyle(document.querySelector(q)); return [s.backgroundColor, s.borderColor, s.color]; })""")
+    assert looks[0] == looks[1], looks
     shot(Q, artifacts, "accounts-weak-password.png")
     Q.page.click("#acc-cancel")
 

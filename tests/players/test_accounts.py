@@ -159,7 +159,10 @@ async def test_names_differing_by_separators_are_taken(acc, db):
 async def test_bad_registrations(acc, db):
     cases = [("Ann", "short", "bad_password"), ("Ann", "x" * 257, "bad_password"), ("Ann", 12345678, "bad_password"),
              ("Ann", None, "bad_password"), ("A" * 21, PW, "bad_username"), ("Computer (level 2)", PW, "reserved_username"),
-             ("deleted-1234", PW, "reserved_username"), ("Ann\u200b", PW, "bad_username"), ({"a": 1}, PW, "bad_username")]
+             ("deleted-1234", PW, "reserved_username"), ("Ann\u200b", PW, "bad_username"), ({"a": 1}, PW, "bad_username"),
+             # repetitive or sequential (NIST SP 800-63B; QA: eight blanks registered)
+             ("Ann", " " * 8, "bad_password"), ("Ann", "aaaaaaaa", "bad_password"), ("Ann", "ab ab ab ab", "bad_password"),
+             ("Ann", "12345678", "bad_password"), ("Ann", "HGFEDCBA", "bad_password"), ("Ann", "\t abc \t abc", "bad_password")]
     for name, pw, code in cases:
         with pytest.raises(PlayersError) as e:
             await acc.register(name, pw)
