@@ -120,7 +120,7 @@ export class AccountControl {
     if (kind === "login" || kind === "register") {
       fields.push(field("Username", "username", "text", "username", { maxlength: 20, id: "acc-username", spellcheck: false, autocapitalize: "off" }));
       fields.push(field("Password", "password", "password", kind === "login" ? "current-password" : "new-password", { id: "acc-password", maxlength: 256 }));
-      if (kind === "register") fields.push(h("p", { class: "hint" }, "2-20 characters for the name; at least 8 for the password, not one or two repeated nor a run like 12345678. Your games, ratings and statistics are kept under this name."));
+      if (kind === "register") fields.push(h("p", { class: "hint" }, "2-20 characters for the name; at least 8 for the password, 4 of them different, not a run like 12345678. Your games, ratings and statistics are kept under this name."));
     } else if (kind === "password") {
       fields.push(field("Current password", "current_password", "password", "current-password", { id: "acc-current" }));
       fields.push(field("New password", "new_password", "password", "new-password", { id: "acc-new", maxlength: 256 }));
