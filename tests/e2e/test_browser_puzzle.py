@@ -480,6 +480,10 @@ def test_real_server_account_first_attempt_rated(browser, live_server):
     assert after - 1500 == delta and (delta > 0 if verdict.startswith("Solved") else delta < 0), (verdict, change)
     assert verdict.endswith("(attempt 1)")
     assert f"your puzzle rating {after}" in page.inner_text("[data-testid=puzzle-me]")
+    # the puzzle's own count takes the rated attempt in (QA: it still said "Not played yet")
+    plays, wins = daily["plays"] + 1, daily["wins"] + int(verdict.startswith("Solved"))
+    assert page.inner_text("[data-testid=puzzle-plays]") == \
+        f"Played {plays} time{'' if plays == 1 else 's'}, solved {wins} ({math.floor(100 * wins / plays + 0.5)}%)"
     page.click("#puzzle-again")
     page.click("#puzzle-play")
     wait_result(P)

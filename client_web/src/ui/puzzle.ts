@@ -274,7 +274,12 @@ export class PuzzlePage {
     if (p.me) p.me = { ...p.me, attempts: Math.max(p.me.attempts, res.attempt), solved: p.me.solved || res.solved, rating: res.rating?.player.after ?? p.me.rating };
     else res.attempt = noteGuestAttempt(p.id, res.solved).attempts;
     this.result = res;
-    if (res.rating) p.rating = res.rating.puzzle.after;
+    if (res.rating) {
+      // a rated attempt is one more play of the puzzle, as the server counts it (QA: "Not played yet" stayed)
+      p.rating = res.rating.puzzle.after;
+      p.plays += 1;
+      p.wins += res.solved ? 1 : 0;
+    }
     this.phase = "playing";
     this.resultEl.hidden = true;
     this.say("");
