@@ -244,14 +244,14 @@ def seat_entry(seat: int, player: str, name: str, connected: bool, grace_until: 
 def lobby_entry(table: str, discipline: str, seats: List[Optional[str]], scores: Sequence[Any], status: str,
                 spectators: int, v: int, ts: float, rated: bool = False,
                 ratings: Sequence[Optional[int]] = (None, None), run: int = 0, game: int = 1,
-                practice: bool = False) -> Dict[str, Any]:
+                practice: bool = False, provisional: Sequence[Optional[bool]] = (None, None)) -> Dict[str, Any]:
     """A lobby line: ``status`` is ``waiting`` (a free seat), ``playing``, ``paused`` or ``over``; ``rated`` and the
-    seated players' ``ratings``; ``run``: the current run of the player at the table (0 between innings);
+    seated players' ``ratings`` and whether each is ``provisional`` (shown "1500?"; null with no rating); ``run``: the current run of the player at the table (0 between innings);
     ``game``: the table's game number (1, then +1 per rematch); ``practice``: true at a practice table (an added
     field, absent elsewhere)."""
     out = {"table": table, "discipline": discipline, "seats": list(seats), "scores": list(scores), "status": status,
            "spectators": spectators, "v": v, "ts": ts, "rated": rated, "ratings": list(ratings), "run": run,
-           "game": game}
+           "game": game, "provisional": list(provisional)}
     if practice:
         out["practice"] = True
     return out

@@ -1,8 +1,8 @@
 /** Pure parts of the account pages: rating words, chart scale, paging, routes, the Rated form field and its wire message. */
 import { expect, test } from "vitest";
-import { PageCursor, chartScale, gamesPath, profileHref, ratingChangeText, ratingText, seatRatingText, signedChange } from "../src/players/model";
+import { PageCursor, chartScale, gamesPath, nameWithRating, profileHref, ratingChangeText, ratingText, seatRatingText, signedChange } from "../src/players/model";
 import { parseRoute } from "../src/route";
-import { createTableFromForm, seatLabel } from "../src/ui/lobby";
+import { createTableFromForm } from "../src/ui/lobby";
 import { apiErrorText } from "../src/api";
 import { disciplineLabel } from "../src/game/names";
 import { noStrokeSummary } from "../src/ui/replay";
@@ -97,9 +97,11 @@ test("routes of the account pages (Unicode names round-trip)", () => {
 });
 
 test("lobby seats show ratings of logged-in players", () => {
-  expect(seatLabel("Ann", 1661.6)).toBe("Ann (1662)");
-  expect(seatLabel("guest", null)).toBe("guest");
-  expect(seatLabel(null, null)).toBe("\u2014");
+  expect(nameWithRating("Ann", 1661.6)).toBe("Ann (1662)");
+  expect(nameWithRating("Ann", 1661.6, false)).toBe("Ann (1662)");
+  expect(nameWithRating("Ann", 1500, true)).toBe("Ann (1500?)");
+  expect(nameWithRating("guest", null)).toBe("guest");
+  expect(nameWithRating(null, null)).toBe("\u2014");
 });
 
 test("API errors in words", () => {

@@ -1,7 +1,8 @@
 import { expect, test } from "vitest";
 import { parseRoute } from "../src/route";
 import { pref } from "../src/ui/prefs";
-import { filterGames, playerLabel, type LiveGame } from "../src/ui/tv";
+import { filterGames, type LiveGame } from "../src/ui/tv";
+import { nameWithRating } from "../src/players/model";
 
 test("TV and live games links", () => {
   expect(parseRoute("#/tv")).toEqual({ view: "tv", channel: "all" });
@@ -11,9 +12,11 @@ test("TV and live games links", () => {
 });
 
 test("live games: labels and the discipline filter keep the server's order", () => {
-  expect(playerLabel("ann", 1712.4)).toBe("ann (1712)");
-  expect(playerLabel("bob", null)).toBe("bob");
-  expect(playerLabel(null, null)).toBe("\u2014");
+  expect(nameWithRating("ann", 1712.4)).toBe("ann (1712)");
+  expect(nameWithRating("ann", 1712.4, true)).toBe("ann (1712?)"); // provisional, as the scoreboard shows it
+  expect(nameWithRating("bob", null)).toBe("bob");
+  expect(nameWithRating("bob", Number.NaN, true)).toBe("bob");
+  expect(nameWithRating(null, null)).toBe("\u2014");
   const g = (table: string, discipline: string, score: number): LiveGame => ({
     table, discipline, seats: ["a", "b"], ratings: [null, null], scores: [0, 0], run: 0, status: "playing",
     spectators: 0, rated: false, game: 1, score,

@@ -177,6 +177,8 @@ _GAME_FIELDS = {
     "seats": {"type": "array", "items": {"type": ["string", "null"]}, "minItems": 2, "maxItems": 2},
     "ratings": {"type": "array", "items": NULLABLE_NUM, "minItems": 2, "maxItems": 2,
                 "description": "the players' ratings in the discipline when seated (null: a guest)"},
+    "provisional": {"type": "array", "items": {"type": "boolean"}, "minItems": 2, "maxItems": 2,
+                    "description": "each rating is provisional (its RD at least 110: shown \"1500?\")"},
     "scores": {"type": "array", "items": NUM, "minItems": 2, "maxItems": 2},
     "run": {"type": "integer", "minimum": 0, "description": "the current run of the player at the table"},
     "status": {"type": "string", "enum": ["waiting", "playing", "paused", "over"]},

@@ -446,7 +446,7 @@ class TableActor:
     def lobby_key(self) -> Tuple[Any, ...]:
         """What the lobby shows of the table (seats and their ratings, scores and the run, status, spectators, game), cheap to compare
         (a change of the scores or the run alone is paced: server/table/batch.py LobbyPace)."""
-        return (tuple((s.name, s.rating) if s else None for s in self.seats),
+        return (tuple((s.name, s.rating, s.provisional) if s else None for s in self.seats),
                 (tuple(self.game.scores_now()), self.run_now()), self.status(), self.feed.spectator_count(), self.game_no)
 
     def run_now(self) -> int:
@@ -463,7 +463,8 @@ class TableActor:
         return O.lobby_entry(self.id, self.discipline, [s.name if s else None for s in self.seats], scores, self.status(),
                              self.feed.spectator_count(), self.version, time.time(), self.rated,
                              [s.rating if s else None for s in self.seats], self.run_now(), self.game_no,
-                             practice=self.practice is not None)
+                             practice=self.practice is not None,
+                             provisional=[s.provisional if s else None for s in self.seats])
 
     def connected(self) -> int:
         return (sum(1 for s in self.seats if s is not None and s.session is not None and not s.session.computer)

@@ -52,8 +52,9 @@ def _featured_of(raw: Optional[bytes]) -> Optional[Featured]:
 def game_view(e: Dict[str, Any], tv_score: float) -> Dict[str, Any]:
     """A live game as the API shows it (a lobby entry's fields plus its TV score)."""
     c = Candidate.from_entry(e)
+    prov = list(e.get("provisional") or [None, None])[:2] + [None, None]
     return {"table": c.table, "discipline": c.discipline, "seats": list(c.players), "ratings": list(c.ratings),
-            "scores": list(c.scores), "run": c.run, "status": c.status, "spectators": c.spectators,
+            "provisional": [p is True for p in prov[:2]], "scores": list(c.scores), "run": c.run, "status": c.status, "spectators": c.spectators,
             "rated": bool(e.get("rated", False)), "game": c.game, "score": round(tv_score, 3)}
 
 

@@ -80,10 +80,10 @@ class StaticLive:
 
     GAMES = [
         {"table": "t1", "discipline": "three_cushion", "seats": ["ann", "bob"], "ratings": [1712.0, 1650.0],
-         "scores": [12, 11], "run": 3, "status": "playing", "spectators": 4, "rated": True, "game": 2,
+         "provisional": [False, True], "scores": [12, 11], "run": 3, "status": "playing", "spectators": 4, "rated": True, "game": 2,
          "score": 1500.25, "featured": True},
         {"table": "t2", "discipline": "straight_pool", "seats": ["cy", "dan"], "ratings": [None, 1500.0],
-         "scores": [-1, 40], "run": 0, "status": "paused", "spectators": 0, "rated": False, "game": 1,
+         "provisional": [False, True], "scores": [-1, 40], "run": 0, "status": "paused", "spectators": 0, "rated": False, "game": 1,
          "score": 400.0, "featured": False},
     ]
 

@@ -56,6 +56,7 @@ async def test_a_rated_game_is_recorded_once_and_its_players_see_their_new_ratin
     await w.send(I.LobbySubscribe())
     row = next(t for t in (await w.expect("lobby"))["tables"] if t["table"] == tid)
     assert row["ratings"] == [by_seat[0]["after"], by_seat[1]["after"]] and row["status"] == "over", row
+    assert row["provisional"] == [True, True], row  # shown "1662?", as on the scoreboard
     # recording again (a sweeper, a crash between commit and removal) changes nothing
     out = await db_server.recorder.record(f"{tid}:1")
     assert out is not None and out.recorded is False

@@ -62,7 +62,7 @@ async def test_tv_and_live_games_list_real_tables(make_server):
                        "balkline_47_2", "balkline_71_2", "pentathlon", "triathlon"}
     pool = tv["straight_pool"]
     assert pool["channel"] == "straight_pool" and pool["discipline"] == "straight_pool"
-    assert pool["seats"] == ["ann", "bob"] and pool["ratings"] == [None, None] and pool["scores"] == [0, 0]
+    assert pool["seats"] == ["ann", "bob"] and pool["ratings"] == [None, None] and pool["provisional"] == [False, False] and pool["scores"] == [0, 0]
     assert pool["status"] == "playing" and pool["run"] == 0 and pool["game"] == 1 and pool["ended"] is False
     assert pool["score"] > 0
     assert tv["libre"] == {"channel": "libre", "table": None}  # only a private table: nothing featured

@@ -13,6 +13,15 @@ export function ratingText(rating: number, rd: number | null = null, provisional
 }
 
 /**
+ * A player named with the rating, as the lobby and the TV list them: "Ann (1500?)" ("?" while provisional, as on the
+ * scoreboard and the profile), the name alone without a usable rating, "\u2014" for an empty seat.
+ */
+export function nameWithRating(name: string | null, rating: number | null | undefined, provisional?: boolean | null): string {
+  if (!name) return "\u2014";
+  return typeof rating === "number" && Number.isFinite(rating) ? `${name} (${ratingText(rating, null, provisional === true)})` : name;
+}
+
+/**
  * A seated player's rating as the scoreboard shows it beside the name ("1500?" while provisional,
  * as on the profile): null for a guest, or when the seat entry carries no usable number.
  */

@@ -173,6 +173,8 @@ export interface LobbyEntry {
   rated?: boolean;
   /** the seated players' ratings in the discipline (null: a guest) */
   ratings?: (number | null)[];
+  /** whether each of those ratings is provisional (shown "1500?"; null with no rating); absent from older servers */
+  provisional?: (boolean | null)[];
   /** the current run of the player at the table (servers with the TV) */
   run?: number;
   /** the table's game number, +1 per rematch (servers with the TV) */

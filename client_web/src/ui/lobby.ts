@@ -13,7 +13,7 @@ import { h, toast } from "./dom";
 import { profileHref } from "../players/model";
 import { api } from "../api";
 import { parsePuzzle } from "../puzzles/model";
-import { ratingText } from "../players/model";
+import { nameWithRating, ratingText } from "../players/model";
 
 /** A drill of `GET /api/drills` (rules/drills.py). */
 export interface DrillEntry {
@@ -77,11 +77,6 @@ export function createTableFromForm(f: Record<string, string>) {
 }
 
 /** A lobby seat in words: the name and, for a logged-in player, the rating ("Ann (1520)"); "—" when free. */
-export function seatLabel(name: string | null, rating: number | null | undefined): string {
-  if (name === null) return "\u2014";
-  return typeof rating === "number" && Number.isFinite(rating) ? `${name} (${Math.round(rating)})` : name;
-}
-
 /** What each lobby status means (the badge's tooltip). */
 const STATUS_TITLES: Record<string, string> = {
   waiting: "A seat is free: join",
@@ -335,7 +330,7 @@ export class LobbyView {
     }
     this.list.replaceChildren(
       ...rows.map((t) => {
-        const players = t.seats.map((s, i) => seatLabel(s, t.ratings?.[i]));
+        const players = t.seats.map((s, i) => nameWithRating(s, t.ratings?.[i], t.provisional?.[i]));
         const mine = loadSeat(t.table) !== null; // a seat of ours (this browser holds its token)
         // a practice table offers its second seat only as a coach's: its status says whether a seat is open
         const free = !mine && (t.practice ? t.status === "waiting" : t.seats.some((s) => s === null)) && t.status !== "over";

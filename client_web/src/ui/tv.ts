@@ -10,6 +10,7 @@
 
 import { DISCIPLINES, disciplineLabel } from "../game/names";
 import { h } from "./dom";
+import { nameWithRating } from "../players/model";
 
 export const TV_POLL_MS = 3000;
 export const GAMES_POLL_MS = 3000;
@@ -20,6 +21,8 @@ export interface LiveGame {
   discipline: string;
   seats: (string | null)[];
   ratings: (number | null)[];
+  /** each rating is provisional (shown "1500?"); absent from older servers */
+  provisional?: boolean[];
   scores: number[];
   run: number;
   status: string;
@@ -32,12 +35,6 @@ export interface LiveGame {
 
 /** A TV channel's featured table (`table` null: nothing featured). */
 export type TvChannel = { channel: string; table: null } | (LiveGame & { channel: string; since: number; ended: boolean });
-
-/** "ann (1712)" or "bob" (a guest). */
-export function playerLabel(name: string | null, rating: number | null | undefined): string {
-  if (!name) return "\u2014";
-  return rating === null || rating === undefined ? name : `${name} (${Math.round(rating)})`;
-}
 
 /** The games of `games` in `discipline` (null: all), best TV score first (the server's order kept). */
 export function filterGames(games: LiveGame[], discipline: string | null): LiveGame[] {
@@ -131,7 +128,7 @@ export class TvView {
     const parts: (Node | string | null)[] = [
       h("span", { class: "tv-discipline" }, disciplineLabel(g.discipline)),
       " ",
-      h("strong", { class: "tv-players", "data-testid": "tv-players" }, `${playerLabel(g.seats[0], g.ratings[0])} vs ${playerLabel(g.seats[1], g.ratings[1])}`),
+      h("strong", { class: "tv-players", "data-testid": "tv-players" }, `${nameWithRating(g.seats[0], g.ratings[0], g.provisional?.[0])} vs ${nameWithRating(g.seats[1], g.ratings[1], g.provisional?.[1])}`),
       " ",
       h("span", { class: "tv-score", "data-testid": "tv-score" }, g.scores.join(" : ")),
       g.run > 0 ? h("span", { class: "tv-run" }, ` run ${g.run}`) : null,
@@ -205,7 +202,7 @@ export class LiveGamesView {
           "tr",
           { "data-table": g.table, "data-discipline": g.discipline, class: `status-${g.status}${g.featured ? " featured" : ""}`, onclick: () => (location.hash = `#/table/${g.table}`) },
           h("td", {}, disciplineLabel(g.discipline), g.featured ? h("span", { class: "badge on-tv", title: "On TV now" }, "TV") : null),
-          h("td", { class: "players" }, `${playerLabel(g.seats[0], g.ratings[0])} vs ${playerLabel(g.seats[1], g.ratings[1])}`),
+          h("td", { class: "players" }, `${nameWithRating(g.seats[0], g.ratings[0], g.provisional?.[0])} vs ${nameWithRating(g.seats[1], g.ratings[1], g.provisional?.[1])}`),
           h("td", { class: "score" }, g.scores.join(" : ")),
           h("td", { class: "run" }, String(g.run)),
           h("td", { class: "num" }, String(g.spectators)),
