@@ -409,3 +409,35 @@ def test_a_rated_game_resigned_before_both_have_played_shows_as_aborted(browser,
     assert P.page.inner_text("[data-testid=recent-games] [data-testid=game-rating]") == "aborted"
     shot(P, artifacts, "accounts-aborted-profile.png")
     assert not P.errors, P.errors
+
+
+def test_an_upright_phone_shows_every_column_of_a_profiles_wide_tables(browser, live_server, artifacts):
+    """QA: upright on a phone, a profile's statistics and recent games scrolled sideways inside their cards with no
+    cue: the rating change, the date and Replay were out of sight. They become a card per row there, each figure
+    beside its column's name, all inside the screen."""
+    base = live_server.url
+    a_name, b_name = unique("Wide"), unique("Opp")
+    play_rated_resigns(base, api_account(base, a_name), api_account(base, b_name), 1)
+    from test_browser_phone import PORTRAIT, phone
+    P = phone(browser, live_server, "Viewer", PORTRAIT)
+    P.page.goto(f"{base}/#/@/{urllib.parse.quote(a_name)}")
+    P.page.wait_for_selector("[data-testid=recent-games] td", timeout=15000)
+    seen = P.page.evaluate("""() => ['statistics', 'recent-games'].map((t) => {
+        const table = document.querySelector(`[data-testid=${t}]`), card = table.closest('.table-scroll');
+        const c = card.getBoundingClientRect();
+        const cells = [...table.querySelectorAll('td')].map((td) => {
+            const r = td.getBoundingClientRect();
+            return { label: td.dataset.label, shown: getComputedStyle(td, '::before').content, text: td.textContent,
+                     inside: r.left >= c.left - 0.5 && r.right <= c.right + 0.5 && r.right <= innerWidth };
+        });
+        return { scrolls: card.scrollWidth > card.clientWidth + 1, cells };
+    })""")
+    for t in seen:
+        assert not t["scrolls"] and all(c["inside"] for c in t["cells"]), t
+        assert all(c["shown"] == f'"{c["label"]}"' for c in t["cells"] if c["label"]), t
+    games = {c["label"]: c["text"] for c in seen[1]["cells"]}
+    assert games["Result"] == "Won" and games["Opponent"] == b_name and games["Rating"].startswith("+"), games
+    assert P.page.is_visible("[data-testid=recent-games] [data-action=replay]")
+    assert page_width(P) <= PORTRAIT[0]
+    shot(P, artifacts, "profile-phone-portrait.png")
+    assert not P.errors, P.errors

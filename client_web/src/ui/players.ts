@@ -80,8 +80,10 @@ function status(text: string, testid = "page-status"): HTMLElement {
   return h("p", { class: "page-status", "data-testid": testid }, text);
 }
 
-/** A table that scrolls sideways inside its card on a narrow screen (the page never does). */
+/** A table that scrolls sideways inside its card on a narrow screen (the page never does); each cell carries its
+ * column's name (`data-label`), which a phone held upright shows beside it when the wide tables become cards. */
 function scrollTable(head: string[], rows: HTMLElement[], cls: string, testid: string): HTMLElement {
+  for (const r of rows) [...r.children].forEach((td, i) => td.setAttribute("data-label", head[i] ?? ""));
   return h(
     "div",
     { class: "table-scroll" },
