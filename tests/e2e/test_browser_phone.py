@@ -183,6 +183,17 @@ def phone_against_desktop(browser, live_server, size, name="Pia", discipline="st
     return P, D
 
 
+def set_lag_strokes(P: ClientPage, D: ClientPage):
+    """Both players of a 14.1 lag (``P`` seat 0, ``D`` seat 1) set the stroke that sends their ball to the foot cushion
+    and back to the head cushion; returns (P's debug view, the table, the version before the lag)."""
+    d = P.debug()
+    table = get_table(d["preset"])
+    for seat, page in ((0, P), (1, D)):
+        pos = d["state"]["legal"]["shoot"]["lag_balls"][str(seat)]
+        page.set_stroke(0.0, pool_lag_speed(table, pos[0], pos[1]))
+    return d, table, d["modelV"]
+
+
 def test_a_phone_player_upright_lags_with_taps(browser, live_server, artifacts):
     P, D = phone_against_desktop(browser, live_server, PORTRAIT)
     # upright, the loupe magnifies the area around the cue ball
@@ -201,12 +212,7 @@ def test_a_phone_player_upright_lags_with_taps(browser, live_server, artifacts):
         return { line: Math.hypot(l.cx - l.sx - t * dx, l.cy - l.sy - t * dy), cue: Math.hypot(l.cx - l.sx, l.cy - l.sy), r: l.r };
     }""")
     assert lo["line"] >= lo["r"] and lo["cue"] >= lo["r"], lo
-    d = P.debug()
-    table = get_table(d["preset"])
-    v = d["modelV"]
-    for seat, page in ((0, P), (1, D)):
-        pos = d["state"]["legal"]["shoot"]["lag_balls"][str(seat)]
-        page.set_stroke(0.0, pool_lag_speed(table, pos[0], pos[1]))
+    d, table, v = set_lag_strokes(P, D)
     P.page.screenshot(path=os.path.join(artifacts, "phone-lag-portrait.png"))
 
     # the shot dock: with the panel's Shoot scrolled away, power and Shoot stay on the screen
@@ -371,12 +377,7 @@ def test_an_upright_phone_brings_the_table_into_view_for_a_stroke_shot_or_replay
     """QA: upright, a stroke shot with the panel's Shoot, or replayed from the list of strokes, played on the table
     scrolled off the screen; the page stayed on the panel or the list. Now the table comes into view."""
     P, D = phone_against_desktop(browser, live_server, PORTRAIT)
-    d = P.debug()
-    table = get_table(d["preset"])
-    v = d["modelV"]
-    for seat, page in ((0, P), (1, D)):
-        pos = d["state"]["legal"]["shoot"]["lag_balls"][str(seat)]
-        page.set_stroke(0.0, pool_lag_speed(table, pos[0], pos[1]))
+    _, _, v = set_lag_strokes(P, D)
     P.page.evaluate("document.querySelector('#shoot-btn').scrollIntoView({ block: 'center' })")
     assert P.page.evaluate(TABLE_SEEN) < 0.5
     P.page.tap("#shoot-btn")
