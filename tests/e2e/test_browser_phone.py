@@ -404,3 +404,36 @@ def test_an_upright_phone_brings_the_table_into_view_for_a_stroke_shot_or_replay
     P.page.wait_for_function(f"() => ({TABLE_SEEN})() >= 0.99", timeout=5000)
     P.page.screenshot(path=os.path.join(artifacts, "phone-replay-page-from-list-portrait.png"))
     assert not P.errors and not D.errors, (P.errors, D.errors)
+
+
+def test_an_upright_phones_lobby_keeps_words_whole_beside_long_player_names(browser, live_server, artifacts):
+    """QA: upright, a lobby card of a rated three-cushion table between two long names ("qa_alice (1338?) vs qa_bob
+    (1662?)") squeezed the discipline to "Three-cushio / n" and the badge to "rate / d". The players take a line of
+    their own: the discipline, its badge and the watchers stay whole words."""
+    A = ClientPage(browser.new_context(viewport={"width": 1280, "height": 800}).new_page(), live_server.url,
+                   "Maximiliano Rodriguez")
+    A.open()
+    A.page.select_option("#discipline", "three_cushion")
+    A.page.click("#create-btn")
+    A.wait_table()
+    tid = A.table_id()
+    B = ClientPage(browser.new_context(viewport={"width": 1280, "height": 800}).new_page(), live_server.url,
+                   "Wilhelmina Sophia")
+    B.open(f"#/table/{tid}")
+    B.wait_table()
+    B.page.click("#take-seat-btn")
+    P = phone(browser, live_server, "Pia", PORTRAIT)
+    P.open()
+    row = f"tr[data-table='{tid}']"
+    P.page.wait_for_function(f"() => /Wilhelmina/.test(document.querySelector(\"{row}\")?.textContent ?? '')", timeout=15000)
+    lines = P.page.evaluate(f"""() => {{
+        const tr = document.querySelector("{row}");
+        const count = (el) => {{ const r = document.createRange(); r.selectNodeContents(el);
+            return new Set([...r.getClientRects()].map((q) => Math.round(q.top))).size; }};
+        return {{ discipline: count(tr.querySelector('td').firstChild), watching: count(tr.querySelector('td.num')),
+                 badge: count(tr.querySelector('.badge')) }};
+    }}""")
+    assert lines == {"discipline": 1, "watching": 1, "badge": 1}, lines
+    assert page_width(P) <= PORTRAIT[0]
+    P.page.locator(row).screenshot(path=os.path.join(artifacts, "phone-lobby-long-names.png"))
+    assert not P.errors and not A.errors and not B.errors
