@@ -321,6 +321,9 @@ class App {
     this.welcome = w;
     this.account.noteWelcome(w.account?.name ?? null);
     this.nameField.hidden = !!w.account;
+    // a guest who typed no name plays under the server's ("player-LEuV"): the empty box shows it (QA: it said "Your
+    // name" while the scoreboard said "player-LEuV")
+    this.nameIn.placeholder = w.account ? "Your name" : w.name || "Your name";
     this.lobby?.accountChanged();
     if (this.tournament instanceof TournamentsView) this.tournament.accountChanged();
     this.caps.reset();

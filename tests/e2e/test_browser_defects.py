@@ -113,6 +113,21 @@ def test_power_is_the_cue_ball_speed_on_a_slider_of_soft_medium_firm_break(brows
         assert not p.errors, f"{p.name}: {p.errors}"
 
 
+def test_a_guest_who_typed_no_name_sees_the_servers_name_in_the_name_box(browser, live_server):
+    """QA: a guest who typed nothing plays as "player-xxxx" (the scoreboard says so) while the header's box said only
+    "Your name". The empty box shows the name in force; typing one still replaces it."""
+    page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    page.goto(live_server.url + "/")
+    page.wait_for_function("() => !!window.billar?.welcome", timeout=15000)
+    name = page.evaluate("window.billar.playerName")
+    assert name.startswith("player-") and page.input_value("#player-name") == ""
+    assert page.get_attribute("#player-name", "placeholder") == name
+    page.fill("#player-name", "Annabel")
+    page.press("#player-name", "Tab")
+    page.wait_for_function("() => window.billar.playerName === 'Annabel'", timeout=5000)
+    page.context.close()
+
+
 def test_a_typed_name_applies_at_once(browser, live_server, server_speaks):
     """5. A typed name is used at once (``rename``), not from the next connection; during a game of
     one's own it waits for the end of that game."""
