@@ -224,27 +224,28 @@ class PlayersApi:
             return error(500, "internal", "internal error")
 
     # ----- cookies ---------------------------------------------------------------------------
-    def _set_cookie(self, req: ApiRequest, token: str) -> Tuple[str, str]:
+    @staticmethod
+    def _cookie(req: ApiRequest, name: str, value: str, path: str, max_age: int) -> Tuple[str, str]:
+        """The ``Set-Cookie`` header of every cookie the API sets: HttpOnly, SameSite=Lax, Secure over HTTPS
+        (``max_age`` 0 and an empty ``value`` clear it)."""
         secure = "; Secure" if req.https else ""
-        return ("Set-Cookie", f"{COOKIE}={token}; Path=/; Max-Age={int(SESSION_TTL.total_seconds())}; HttpOnly; "
-                              f"SameSite=Lax{secure}")
+        return ("Set-Cookie", f"{name}={value}; Path={path}; Max-Age={max_age}; HttpOnly; SameSite=Lax{secure}")
+
+    def _set_cookie(self, req: ApiRequest, token: str) -> Tuple[str, str]:
+        return self._cookie(req, COOKIE, token, "/", int(SESSION_TTL.total_seconds()))
 
     def _clear_cookie(self, req: ApiRequest) -> Tuple[str, str]:
-        secure = "; Secure" if req.https else ""
-        return ("Set-Cookie", f"{COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax{secure}")
+        return self._cookie(req, COOKIE, "", "/", 0)
 
     async def _device_cookie(self, req: ApiRequest, acc: Account) -> List[Tuple[str, str]]:
         """A new device cookie for ``acc`` (none when the key cannot be had now: the browser keeps its own)."""
         value = await self.accounts.device_cookie(acc)
         if value is None:
             return []
-        secure = "; Secure" if req.https else ""
-        return [("Set-Cookie", f"{DEVICE_COOKIE}={value}; Path={DEVICE_PATH}; Max-Age={int(DEVICE_TTL.total_seconds())}; "
-                               f"HttpOnly; SameSite=Lax{secure}")]
+        return [self._cookie(req, DEVICE_COOKIE, value, DEVICE_PATH, int(DEVICE_TTL.total_seconds()))]
 
     def _clear_device_cookie(self, req: ApiRequest) -> Tuple[str, str]:
-        secure = "; Secure" if req.https else ""
-        return ("Set-Cookie", f"{DEVICE_COOKIE}=; Path={DEVICE_PATH}; Max-Age=0; HttpOnly; SameSite=Lax{secure}")
+        return self._cookie(req, DEVICE_COOKIE, "", DEVICE_PATH, 0)
 
     async def account_for_cookie(self, cookie_header: Optional[str]) -> Optional[Account]:
         """The account whose session the ``Cookie`` header carries, or None (what the WebSocket ``hello`` asks)."""

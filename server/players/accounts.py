@@ -305,17 +305,12 @@ class Accounts:
                     if row is not None:
                         break
         if dev is not None:
-            if row is not None and row.id == dev[0]:
-                await self._check_device_lock(dev[1])
-            else:  # another account's cookie (or the name is nobody's): no device cookie
+            if row is None or row.id != dev[0]:  # another account's cookie (or the name is nobody's): no device cookie
                 dev = None
-                await self._check_name_lock(key)
+            await self._check_lock(key, dev)
         ok = await self._verify(row.password_hash if row is not None else None, password)
         if not ok or row is None:
-            if dev is not None:
-                await self.throttle.device_failed(dev[1], client)
-            else:
-                await self.throttle.failed(key, client)
+            await self._count_failure(key, dev, client)
             raise PlayersError("login_failed", LOGIN_FAILED)
         if dev is not None:
             await self.throttle.device_succeeded(dev[1], client)
@@ -330,6 +325,22 @@ class Accounts:
                 await conn.execute(update(accounts).where(accounts.c.id == row.id).values(password_hash=new_hash))
             token = await self._new_session(conn, row.id, client)
         return Account(row.id, row.username, row.created_at), token
+
+    async def _check_lock(self, key: str, dev: Optional[Tuple[int, str]]) -> None:
+        """``too_many_attempts`` while what a failure here counts against is locked: the device of ``dev`` (a valid
+        device cookie of the account, :meth:`_device`), else the name ``key``."""
+        if dev is not None:
+            await self._check_device_lock(dev[1])
+        else:
+            await self._check_name_lock(key)
+
+    async def _count_failure(self, key: str, dev: Optional[Tuple[int, str]], client: str) -> None:
+        """Count a failed password against the device of ``dev``, else against the name ``key`` (and, either way, the
+        address ``client``)."""
+        if dev is not None:
+            await self.throttle.device_failed(dev[1], client)
+        else:
+            await self.throttle.failed(key, client)
 
     async def _check_name_lock(self, key: str) -> None:
         """``too_many_attempts`` while the name ``key`` (any name: the count is by name, not by account) is locked."""
@@ -356,18 +367,12 @@ class Accounts:
         dev = await self._device(device)
         if dev is not None and dev[0] != account.id:
             dev = None
-        if dev is not None:
-            await self._check_device_lock(dev[1])
-        else:
-            await self._check_name_lock(key)
+        await self._check_lock(key, dev)
         async with self.db.read() as conn:
             hashed = (await conn.execute(select(accounts.c.password_hash).where(
                 accounts.c.id == account.id, accounts.c.deleted_at.is_(None)))).scalar()
         if not await self._verify(hashed, password):
-            if dev is not None:
-                await self.throttle.device_failed(dev[1], client)
-            else:
-                await self.throttle.failed(key, client)
+            await self._count_failure(key, dev, client)
             raise PlayersError("login_failed", LOGIN_FAILED)
 
     async def change_password(self, account: Account, current: Any, new: Any, client: str = "",
