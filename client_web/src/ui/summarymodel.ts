@@ -19,6 +19,7 @@ export interface GameModelView {
 }
 
 /** How a forfeit ended the game (the result's reason "forfeit: <why>", rules/), said of the loser. */
+const FORFEIT = "forfeit: ";
 const FORFEITS: Record<string, string> = { resigned: "resigned", left: "left the table", abandoned: "did not come back in time" };
 
 export interface PlayerSummary {
@@ -58,7 +59,7 @@ export function summaryOf(m: GameModelView): Summary {
   }) as [PlayerSummary, PlayerSummary];
   const sc = `${scores[0]} : ${scores[1]}`;
   // a forfeit says so (QA: "Ann wins, 0 : 0." after a resignation read like a game played out)
-  const why = typeof r.reason === "string" && r.reason.startsWith("forfeit: ") ? FORFEITS[r.reason.slice(9)] : undefined;
+  const why = typeof r.reason === "string" && r.reason.startsWith(FORFEIT) ? FORFEITS[r.reason.slice(FORFEIT.length)] : undefined;
   const how = winner === null || !why ? "" : ` (${name(1 - winner)} ${why}${m.aborted?.() ? "; aborted before both had played" : ""})`;
   const headline = winner === null ? `A draw, ${sc}.` : `${name(winner)} wins, ${sc}${how}.`;
   return { winner, headline, players };
