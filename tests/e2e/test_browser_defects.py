@@ -317,7 +317,10 @@ def test_carom_lag_words_say_the_bottom_cushion(browser, live_server):
     # the short cushions by where the ball goes, not "top" and "bottom": the table is drawn sideways (QA)
     assert "far short cushion and back" in words and "nearer the cushion it left wins" in words and "head" not in words, words
     assert "top cushion" not in words and "bottom cushion" not in words, words
-    assert "(the white)" in words and "(the yellow)" in B.page.inner_text("[data-testid=turn-status]")
+    # (B's page may not have its seat's snapshot yet when A may shoot: wait for its lag words)
+    B.page.wait_for_function("() => /\\(the yellow\\)/.test(document.querySelector('[data-testid=turn-status]')?.textContent ?? '')",
+                             timeout=15000)
+    assert "(the white)" in words
 
 
 def test_a_table_does_not_stay_playing_when_its_player_goes_back_to_the_lobby(browser, live_server):
