@@ -36,7 +36,7 @@ install: $(STAMP)
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP) install -q --upgrade pip setuptools wheel "Cython>=3.1"
-	$(PIP) install -q -e '.[dev]'
+	BILLAR_NO_EXTENSIONS=1 $(PIP) install -q -e '.[dev]'
 	touch $@
 
 # Compile the Cython cores in place (incremental: only changed modules are rebuilt).
@@ -112,7 +112,7 @@ loadtest: build $(LOADTEST_STAMP)
 test: $(LOADTEST_STAMP)
 
 $(LOADTEST_STAMP): pyproject.toml $(STAMP)
-	$(PIP) install -q -e '.[loadtest]'
+	BILLAR_NO_EXTENSIONS=1 $(PIP) install -q -e '.[loadtest]'
 	touch $@
 
 # Capacity of one server process (bench/capacity.py): steps up tables until p99 passes 50 ms, with
