@@ -205,7 +205,11 @@ class ClientPage:
         for k in range(1, 9):
             m.move(t["x"] + 40 * (1 - k / 8), t["y"] + 40 * (1 - k / 8))
         m.up()
-        return self.stroke_values()["phi"]
+        phi = self.stroke_values()["phi"]
+        # the aim box shows the dragged aim to its own step, 0.01 deg (QA: six decimals), the stroke keeps all of it
+        box = self.page.input_value("#aim-phi")
+        assert float(box) == round(phi, 2) and len(box.partition(".")[2]) <= 2, (box, phi)
+        return phi
 
     def pull_back_shot(self, power: float) -> None:
         """Press on the cue stick just behind the cue ball and pull it back by ``power`` (0..1) of a full

@@ -333,7 +333,8 @@ export class StrokeControls {
 
   private sync(): void {
     const s = this.state;
-    this.phiIn.value = String(s.phi);
+    // to the box's step (0.01 deg): a dragged aim has a dozen decimals; the stroke keeps them all
+    this.phiIn.value = String(round(s.phi, 2));
     this.showPower(s.speed);
     this.aIn.value = String(s.a);
     this.bIn.value = String(s.b);
