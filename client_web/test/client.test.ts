@@ -13,7 +13,7 @@ import { parseRoute } from "../src/route";
 import { clampTip } from "../src/ui/controls";
 import { configFromForm } from "../src/ui/lobby";
 import { replayZones } from "../src/ui/replay";
-import { normalizeScoreboard, rulingText } from "../src/ui/scoreboard";
+import { normalizeScoreboard, practiceSeats, rulingText } from "../src/ui/scoreboard";
 import { pocketMouths } from "../src/view/render";
 import { Viewport } from "../src/view/viewport";
 import { hexToBytes, reference } from "./reference";
@@ -479,4 +479,25 @@ test("every pocket of a pool preset has a mouth polygon from its jaws and facing
   expect(mouths.map((m) => m.name).sort()).toEqual(["FL", "FR", "HL", "HR", "SL", "SR"]);
   for (const m of mouths) expect(m.polygon.length).toBe(6);
   expect(pocketMouths(carom)).toEqual([]);
+});
+
+describe("practiceSeats", () => {
+  const base = { phase: "play", layout: {}, legal: null, over: false } as any;
+  test("a carom position played with the yellow: the player's seat acts and carries the yellow", () => {
+    const st = { ...base, to_act: 1, scoreboard: { white_seat: 0, seats: [] } };
+    const seen = practiceSeats(st);
+    expect(seen.to_act).toBe(0);
+    expect(seen.scoreboard.white_seat).toBe(1);
+    expect(st.to_act).toBe(1); // the model's state is not changed
+    expect(st.scoreboard.white_seat).toBe(0);
+  });
+  test("played with the white, or a pool table, or nobody to act: unchanged", () => {
+    const white = { ...base, to_act: 0, scoreboard: { white_seat: 0 } };
+    expect(practiceSeats(white)).toBe(white);
+    const pool = { ...base, to_act: 1, scoreboard: { seats: [] } };
+    expect(practiceSeats(pool).to_act).toBe(0);
+    expect(practiceSeats(pool).scoreboard).toBe(pool.scoreboard);
+    const none = { ...base, to_act: null, scoreboard: { white_seat: 1 } };
+    expect(practiceSeats(none)).toBe(none);
+  });
 });

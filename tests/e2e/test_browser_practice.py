@@ -285,3 +285,30 @@ def test_a_replayed_stroke_is_practised_at_its_position_with_its_cue(browser, li
     assert not P.errors and not P.error_toasts(), (P.errors, P.error_toasts())
     # a guest's pages log no error either (GET /api/account at start answered every guest's page with a 401)
     assert not P.console_errors, P.console_errors
+
+
+def test_a_carom_position_played_with_the_yellow_marks_the_players_seat(browser, live_server, artifacts):
+    """QA: practising a three-cushion position whose cue ball is the yellow (the second player's stroke of a replay)
+    put the to-act marker on "Practice: no opponent" and the white's chip in the player's box. The player's box is
+    marked and carries the yellow, on the desktop scoreboard and in the sideways phone's corner."""
+    import json
+    import urllib.request
+
+    body = {"table": "carom", "discipline": "three_cushion",
+            "balls": [{"id": 0, "x": 0.7, "y": 0.7}, {"id": 1, "x": 1.4, "y": 0.4}, {"id": 2, "x": 2.1, "y": 1.0}],
+            "cue": {"cue_ball": 1, "phi_deg": 20.0, "a": 0.0, "b": 0.0, "theta_deg": 0.0, "V0": 3.0}}
+    req = urllib.request.Request(live_server.url + "/api/positions", data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        code = json.loads(r.read())["code"]
+    P = new_page(browser, live_server, "Yola")
+    P.open(f"#/practice/{code}")
+    P.wait_table()
+    P.page.wait_for_function("() => window.billar.table.debug().canShoot", timeout=15000)
+    assert P.debug()["state"]["to_act"] == 1   # the referee's seat of the yellow
+    assert P.page.get_attribute(".scoreboard .seat-0", "class").split().count("to-act") == 1
+    assert "to-act" not in P.page.get_attribute(".scoreboard .seat-1", "class")
+    assert "yellow" in P.page.get_attribute(".scoreboard .seat-0 .cue-chip", "class")
+    assert P.page.inner_text(".scoreboard .seat-1 .name") == "Practice: no opponent"
+    assert P.page.evaluate("() => [...document.querySelectorAll('.hud-score .hud-seat')].map(e => e.classList.contains('to-act'))") == [True, False]
+    assert not P.errors and not P.error_toasts(), (P.errors, P.error_toasts())

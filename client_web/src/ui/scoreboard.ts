@@ -77,6 +77,20 @@ export function normalizeScoreboard(sb: Record<string, any>): Board {
 }
 
 /** The board of a practice table: no target or distance (points to reach mean nothing where nothing is scored). */
+/**
+ * A practice table's state as its seats show it. The player shoots from seat 0 (a coach may also shoot from seat
+ * 1), but the referee's ``to_act`` is the seat whose cue ball is struck: at a carom position played with the
+ * yellow that is the referee's seat 1 (QA: the marker stood on "Practice: no opponent" and the player's box
+ * showed the white). Here the player's seat acts and carries the striker's ball; other states pass unchanged.
+ */
+export function practiceSeats(st: GameState): GameState {
+  if (st.to_act === null || st.to_act === undefined || st.to_act === 0) return st;
+  const sb = st.scoreboard ?? {};
+  const white = sb.white_seat;
+  const scoreboard = white === 0 || white === 1 ? { ...sb, white_seat: white === st.to_act ? 0 : 1 } : sb;
+  return { ...st, to_act: 0, scoreboard };
+}
+
 export function withoutTarget(b: Board): Board {
   return {
     ...b,

@@ -26,7 +26,7 @@ import { bringIntoView, h, kids, toast } from "./dom";
 import { HistoryList } from "./historylist";
 import { pref, setPref } from "./prefs";
 import { ReplayBar } from "./replaybar";
-import { Scoreboard, normalizeScoreboard, rulingText } from "./scoreboard";
+import { Scoreboard, normalizeScoreboard, practiceSeats, rulingText } from "./scoreboard";
 import { tableBox } from "../view/render";
 import { MatchSummary } from "./summary";
 import { ratingChangeText, seatRatingText } from "../players/model";
@@ -1178,7 +1178,8 @@ export class TableView {
     this.replayBtn.disabled = !this.lastClip || this.playback.animating;
 
     const empty = m.practice ? (m.practice.coach ? "Coach (seat open)" : "Practice: no opponent") : undefined;
-    this.scoreboard.render(m.discipline, st, m.seats, this.mySeat, m.clock, this.clockLeft(), empty, !!m.practice);
+    const seen = m.practice ? practiceSeats(st) : st;
+    this.scoreboard.render(m.discipline, seen, m.seats, this.mySeat, m.clock, this.clockLeft(), empty, !!m.practice);
     const words = this.rulingWords();
     this.rulingEl.textContent = words;
     this.rulingEl.title = words;
@@ -1200,7 +1201,7 @@ export class TableView {
     this.replayBar.update();
     this.syncSound();
     this.fitPortrait();
-    this.renderHud(st, can);
+    this.renderHud(seen, can);
     if (this.livePreview && can) this.schedulePreview();
     if (this.playback.animating) this.animate();
   }
