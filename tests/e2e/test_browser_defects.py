@@ -373,6 +373,15 @@ def test_a_number_box_emptied_keeps_the_stroke_in_force(browser, live_server):
         A.page.press("#aim-phi", "Tab")
         assert A.page.input_value("#aim-phi") == "30", typed
     assert A.stroke_values() == before and before["phi"] == 30.0 and abs(before["V0"] - 3.0) < 1e-9
+    # a ball speed beyond the cue's reach is lowered to the most it gives, and the note says why (QA: 15 became 14.59)
+    A.page.fill("#power-speed", "15")
+    A.page.press("#power-speed", "Tab")
+    top = A.stroke_values()
+    assert top["V0"] == 10.0 and float(A.page.input_value("#power-speed")) < 15.0, top
+    assert A.page.inner_text("[data-testid=power-note]").endswith("cue speed 10.00 m/s (the fastest stroke)")
+    A.page.fill("#power-speed", "3")
+    A.page.press("#power-speed", "Tab")
+    assert "fastest" not in A.page.inner_text("[data-testid=power-note]")
     assert not A.errors
 
 
