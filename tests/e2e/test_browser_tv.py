@@ -196,6 +196,20 @@ def test_the_spectators_chat_is_for_spectators_unless_a_player_shows_it(browser,
     P.wait_table()
     P.page.wait_for_selector("[data-testid=chat] li:has-text('nice table')")
     assert P.page.is_checked("#spectator-chat-toggle")
+    # a long word wraps inside the chat panel (QA: it ran out of the card and was cut)
+    S.page.fill("#chat-input", "W" * 120)
+    S.page.press("#chat-input", "Enter")
+    S.page.wait_for_selector("[data-testid=chat] li:has-text('WWWW')")
+    inside = S.page.evaluate("""() => { const ul = document.querySelector('[data-testid=chat]');
+        const li = [...ul.querySelectorAll('li')].pop(); const a = ul.getBoundingClientRect(), b = li.getBoundingClientRect();
+        return [ul.scrollWidth <= ul.clientWidth, b.right <= a.right + 0.5, b.height > 2 * parseFloat(getComputedStyle(li).lineHeight || '14')]; }""")
+    assert inside == [True, True, True], inside
+    # a flood of lines is refused, and the refusal is said once, not once a line (QA: nine toasts over the page)
+    for k in range(16):
+        S.page.fill("#chat-input", f"line {k}")
+        S.page.press("#chat-input", "Enter")
+    S.page.wait_for_selector(".toast.error:has-text('too many')", timeout=10000)
+    assert S.page.locator(".toast.error:has-text('too many')").count() == 1
     assert not P.errors and not S.errors, (P.errors, S.errors)
     P.page.context.close()
     S.page.context.close()

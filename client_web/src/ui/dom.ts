@@ -32,6 +32,8 @@ export function fmt(n: number | null | undefined, digits = 0): string {
 export function toast(text: string, kind: "info" | "error" = "info"): void {
   const box = document.getElementById("toasts");
   if (!box) return;
+  // the same words again replace the toast that says them (QA: nine "chat: too many lines" stacked over the page)
+  for (const old of Array.from(box.children)) if (old.textContent === text && old.classList.contains(kind)) old.remove();
   const el = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status" }, text);
   box.append(el);
   setTimeout(() => el.classList.add("fade"), 4000);
