@@ -46,7 +46,8 @@ export function apiErrorText(r: { status: number; code: string; message: string 
     case "reserved_username":
       return "That name is reserved; choose another.";
     case "bad_username":
-      return `That name is not allowed: ${r.message}.`;
+      // the server's message names its field ("username: must be 2 to 20 characters, got 1"): the dialog does not
+      return `That name is not allowed: ${r.message.replace(/^\w+: /, "").replace(/\.$/, "")}.`;
     case "bad_password":
       return `The password is too weak: ${r.message.replace(/^\w+: /, "")}.`;
     case "login_failed":

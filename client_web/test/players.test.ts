@@ -112,6 +112,8 @@ test("API errors in words", () => {
     .toBe("Too many attempts: too many failed logins for this name. Try again in 14 minutes.");
   expect(apiErrorText({ status: 409, code: "username_taken", message: "x" })).toMatch(/separators/);
   expect(apiErrorText({ status: 400, code: "bad_password", message: "password: must be at least 8 characters" })).toBe("The password is too weak: must be at least 8 characters.");
+  expect(apiErrorText({ status: 400, code: "bad_username", message: "username: must be 2 to 20 characters, got 1" }))
+    .toBe("That name is not allowed: must be 2 to 20 characters, got 1.");
   expect(apiErrorText({ status: 0, code: "network", message: "" })).toMatch(/reach the server/);
 });
 
