@@ -186,9 +186,15 @@ def check_username(value: Any) -> str:
 
 def check_chars(name: str) -> None:
     """:class:`UsernameError` ``bad_username`` unless ``name`` is letters and digits (combining marks after them)
-    with single separators (:data:`SEPARATORS`) between them."""
+    with single separators (:data:`SEPARATORS`) between them, none of them a compatibility character (one that
+    Unicode NFKC, UAX #15, replaces: fullwidth letters, ligatures, superscripts)."""
     prev = None  # "a" letter, digit or mark; "s" separator
     for c in name:
+        plain = unicodedata.normalize("NFKC", c)
+        if plain != c and c not in SEPARATORS:
+            # a compatibility form (fullwidth "Ｍ", "ﬁ", "²", the Angstrom sign): shown as typed, it would pass for
+            # another spelling of the plain name, which NFKC makes the same key anyway (QA registered "Ｍike")
+            raise UsernameError("bad_username", f"username: type {plain!r} instead of {c!r}")
         if _is_alnum(c) or (unicodedata.category(c)[0] == "M" and prev == "a"):
             prev = "a"
         elif c in SEPARATORS:

@@ -48,7 +48,10 @@ def test_username_rules():
                       ("<b>x</b>", "bad_username"), ("x'; DROP TABLE--", "bad_username"), ("a..b", "bad_username"),
                       ("a _b", "bad_username"), ("_ab", "bad_username"), ("ab.", "bad_username"),
                       ("a?b", "bad_username"), ("a#b", "bad_username"), ("a\\b", "bad_username"),
-                      ("😀😀", "bad_username"), ("a\u200db", "bad_username")]:
+                      ("😀😀", "bad_username"), ("a\u200db", "bad_username"),
+                      # compatibility forms (NFKC changes them): fullwidth, a ligature, a superscript (QA: "Ｍike")
+                      ("\uff2dike", "bad_username"), ("\ufb01sh", "bad_username"), ("ab\u00b2", "bad_username"),
+                      ("\u212bsa", "bad_username")]:
         with pytest.raises(UsernameError) as e:
             check_username(bad)
         assert e.value.code == code, bad
@@ -58,6 +61,9 @@ def test_username_rules():
             check_username(word)
         assert e.value.code == "reserved_username", word
     assert check_username("Guesty") == "Guesty"
+    with pytest.raises(UsernameError) as e:
+        check_username("\uff2dike")
+    assert str(e.value) == "username: type 'M' instead of '\uff2d'"
     assert not is_reserved("ad min")  # a guest name keeps today's rules
 
 
@@ -118,10 +124,15 @@ async def test_register_login_logout(acc, db):
 
 async def test_taken_names_refused_whatever_the_case_or_confusables(acc, db):
     await acc.register("Bob", PW)
-    for variant in ["bob", "BOB", "B0b", "Воb", "Ｂｏｂ", " Bob "]:
+    for variant in ["bob", "BOB", "B0b", "Воb", " Bob "]:
         with pytest.raises(PlayersError) as e:
             await acc.register(variant, PW)
         assert e.value.code == "username_taken", variant
+    # the fullwidth spelling is refused before its key is looked up (compatibility characters), and logs in as Bob
+    with pytest.raises(PlayersError) as e:
+        await acc.register("Ｂｏｂ", PW)
+    assert e.value.code == "bad_username"
+    assert (await acc.login("Ｂｏｂ", PW))[0].username == "Bob"
     assert await count(db, accounts) == 1
 
 
