@@ -52,6 +52,8 @@ class App {
   readonly caps = new Capabilities();
   /** the table's sounds (no audio before the first user gesture) */
   readonly sound = new SoundBoard();
+  /** the opponents tournament directors named for our seats, by table id (tournament_game) */
+  private readonly tournamentOpponents = new Map<string, string>();
   /** the name asked for by the last rename, until the server answers */
   private pendingName: string | null = null;
   /** a practice table's create_table, sent once connected (a `#/practice/...` link) */
@@ -116,6 +118,10 @@ class App {
 
   get connected(): boolean {
     return this.conn.ready;
+  }
+
+  tournamentOpponent(table: string): string | null {
+    return this.tournamentOpponents.get(table) ?? null;
   }
 
   get stoppedWhy(): string | null {
@@ -385,6 +391,7 @@ class App {
       return;
     }
     if (m.type === "tournament_game") {
+      if (m.opponent) this.tournamentOpponents.set(m.table, m.opponent);
       // the director keeps our seat: take it (seated then opens the table), unless a game of ours is on elsewhere
       if (this.table?.id === m.table && this.table.seat) return;
       if (this.table?.seat && this.table.gameStarted) {

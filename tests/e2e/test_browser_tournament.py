@@ -53,12 +53,18 @@ class TourBot(threading.Thread):
         self.ws = connect(url.replace("http", "ws", 1) + "/ws", open_timeout=10, max_size=None,
                           additional_headers={"Cookie": self.cookie, "Origin": url})
         self.send({"type": "hello", "protocol": protocol.PROTOCOL_VERSION, "name": name})
-        self.release, self.stop = release, threading.Event()
+        self.release, self.stop, self.sit = release, threading.Event(), threading.Event()
+        self.sit.set()
         self.tokens, self.resigned = {}, set()
         self.start()
 
     def send(self, msg: dict) -> None:
         self.ws.send(msgpack.packb(msg))
+
+    def join_when_told(self, table: str, seat: int) -> None:
+        """Take the seat kept at ``table`` once ``sit`` is set (at once, unless a test cleared it)."""
+        self.sit.wait()
+        self.send({"type": "join", "table": table, "seat": seat})
 
     def resign_when_released(self, table: str, token: str) -> None:
         self.release.wait()
@@ -75,7 +81,7 @@ class TourBot(threading.Thread):
             t, table = m.get("type"), m.get("table")
             if t == "tournament_game" and table not in self.tokens:
                 self.tokens[table] = None
-                self.send({"type": "join", "table": table, "seat": m["seat"]})
+                threading.Thread(target=self.join_when_told, args=(table, m["seat"]), daemon=True).start()
             elif t == "seated":
                 self.tokens[table] = (m["seat"], m["token"])
             elif t in ("seats", "table_snapshot") and self.tokens.get(table):
@@ -161,7 +167,9 @@ def test_a_logged_in_player_joins_from_the_page_and_is_seated_by_the_director(br
     takes the reserved seat by itself and shows the table; the bot opponent resigns; the page shows the win."""
     url = live_server.url
     quin = f"Quin{uuid.uuid4().hex[:4]}"  # names of this run, as above
-    bot = TourBot(url, f"Pia{uuid.uuid4().hex[:4]}", threading.Event(), resign_any=True)
+    pia = f"Pia{uuid.uuid4().hex[:4]}"
+    bot = TourBot(url, pia, threading.Event(), resign_any=True)
+    bot.sit.clear()  # the bot takes its seat when the page has shown that it waits for it
     try:
         ctx = browser.new_context(viewport={"width": 1280, "height": 800})
         r = ctx.request.post(url + "/api/account/register", data={"username": quin, "password": PASSWORD},
@@ -184,7 +192,13 @@ def test_a_logged_in_player_joins_from_the_page_and_is_seated_by_the_director(br
         P.page.wait_for_function("t => location.hash === '#/table/' + t", arg=table, timeout=30000)
         P.wait_table()
         P.page.wait_for_function("() => window.billar.table.debug().mySeat !== null", timeout=20000)
+        # the other seat is kept for the paired player, and the page says so (QA: "Open seat ... Share the link!")
+        status = P.page.inner_text("[data-testid=turn-status]")
+        assert status == f"Tournament game: waiting for {pia} to take the seat kept for them.", status
+        other = 1 - P.debug()["mySeat"]
+        assert P.page.inner_text(f"[data-testid=name-{other}]") == f"Kept for {pia}"
         P.page.screenshot(path=os.path.join(artifacts, "tournament-player-seated.png"))
+        bot.sit.set()
         # the bot resigns: Quin wins the tournament
         doc = None
         for _ in range(150):

@@ -44,6 +44,8 @@ export interface AppLink {
   /** whether this connection is a logged-in player's (the welcome named an account) */
   readonly loggedIn: boolean;
   readonly sound: SoundBoard;
+  /** the opponent a tournament's director named for our seat at ``table`` (its ``tournament_game``), else null */
+  tournamentOpponent(table: string): string | null;
 }
 
 /** A phone held upright: the table runs down the screen at its full width, with the loupe on. */
@@ -1177,7 +1179,8 @@ export class TableView {
     this.controls.setCallOptions(shoot && mine ? shoot.call : "none", shoot?.balls ?? [], shoot?.pockets ?? [], m.preset.kind);
     this.replayBtn.disabled = !this.lastClip || this.playback.animating;
 
-    const empty = m.practice ? (m.practice.coach ? "Coach (seat open)" : "Practice: no opponent") : undefined;
+    const opponent = this.app.tournamentOpponent(this.id);
+    const empty = m.practice ? (m.practice.coach ? "Coach (seat open)" : "Practice: no opponent") : opponent ? `Kept for ${opponent}` : undefined;
     const seen = m.practice ? practiceSeats(st) : st;
     this.scoreboard.render(m.discipline, seen, m.seats, this.mySeat, m.clock, this.clockLeft(), empty, !!m.practice);
     const words = this.rulingWords();
@@ -1287,7 +1290,12 @@ export class TableView {
     }
     if (this.app.stoppedWhy && this.mySeat !== null) return `${this.app.stoppedWhy} Reload the page to play here.`; // (QA: "Your turn." stayed)
     if (m.practice) return this.practiceWords();
-    if (m.seats.some((s) => s === null)) return this.mySeat !== null ? "Waiting for an opponent to take the other seat. Share the link!" : "Waiting for players.";
+    if (m.seats.some((s) => s === null)) {
+      // a tournament's table keeps the other seat for the paired player (QA: "Share the link!" there)
+      const opponent = this.app.tournamentOpponent(this.id);
+      if (this.mySeat !== null && opponent) return `Tournament game: waiting for ${opponent} to take the seat kept for them.`;
+      return this.mySeat !== null ? "Waiting for an opponent to take the other seat. Share the link!" : "Waiting for players.";
+    }
     if (this.playback.replaying) return "Replay: the table goes back to the position when it ends.";
     if (this.playback.animating) return "";
     if (this.pending) return "Waiting for the referee...";
