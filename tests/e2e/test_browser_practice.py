@@ -39,6 +39,13 @@ def test_practice_drill_place_shoot_undo_preview_and_share(browser, live_server,
     assert "points" not in P.page.inner_text(".table-view .info")
     d = P.debug()
     assert d["practice"]["kind"] == "drill" and d["mySeat"] == 0 and d["canShoot"]
+    # on a 1366x768 desktop Shoot is on the screen without scrolling (QA: the practice panel pushed it below)
+    P.page.set_viewport_size({"width": 1366, "height": 768})
+    P.page.evaluate("() => window.scrollTo(0, 0)")
+    P.page.wait_for_timeout(200)
+    shoot = P.page.evaluate("() => { const r = document.querySelector('#shoot-btn').getBoundingClientRect(); return [r.top, r.bottom]; }")
+    assert 0 <= shoot[0] and shoot[1] <= 768, shoot
+    P.page.set_viewport_size({"width": 1360, "height": 860})
     v = d["modelV"]
     start = d["state"]["layout"]
     old = start["1"]

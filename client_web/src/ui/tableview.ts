@@ -272,8 +272,9 @@ export class TableView {
     this.sideEl = h(
       "aside",
       { class: "side" },
-      this.practiceCard,
+      // the stroke first: above it the practice panel pushed Shoot below the fold of a 768 px desktop (QA)
       this.controlsCard,
+      this.practiceCard,
       h("section", { class: "card history-card" }, h("h3", {}, "Strokes"), this.historyList.el, this.ratedEl),
       h("section", { class: "card options-card" }, h("h3", {}, "Options"), this.optionsEl, this.seatActionsEl),
       h("section", { class: "card" }, h("h3", {}, "Table"), this.infoEl),
