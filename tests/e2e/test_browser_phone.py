@@ -437,3 +437,19 @@ def test_an_upright_phones_lobby_keeps_words_whole_beside_long_player_names(brow
     assert page_width(P) <= PORTRAIT[0]
     P.page.locator(row).screenshot(path=os.path.join(artifacts, "phone-lobby-long-names.png"))
     assert not P.errors and not A.errors and not B.errors
+
+
+def test_the_register_dialog_fits_a_sideways_phone(browser, live_server, artifacts):
+    """QA: at 844x390 the Register dialog's last line ("Have an account? Log in") was cut off at the screen's edge,
+    below an empty line kept for an error. The whole dialog is on the screen without scrolling it, upright too."""
+    for size in (LANDSCAPE, PORTRAIT):
+        P = phone(browser, live_server, "Reg", size)
+        P.open()
+        P.page.tap("#register-btn")
+        P.page.wait_for_selector(".modal [data-kind=register]")
+        fits = P.page.evaluate("""() => { const m = document.querySelector('.modal'), s = document.querySelector('#acc-switch').getBoundingClientRect();
+            return [m.scrollHeight <= m.clientHeight + 1, s.bottom <= innerHeight, s.top >= 0]; }""")
+        P.page.screenshot(path=os.path.join(artifacts, f"phone-register-{size[0]}x{size[1]}.png"))
+        assert fits == [True, True, True], (size, fits)
+        assert not P.errors
+        P.page.context.close()
