@@ -31,6 +31,12 @@ export async function api<T>(method: "GET" | "POST", path: string, body?: object
 }
 
 /** What to tell the player about a failed request (the server's message is plain text, shown as text). */
+/** A refusal's reason without the field the server's message begins with ("username: must be ..."): the dialog
+ * that shows it has one field of that name. */
+function reason(message: string): string {
+  return message.replace(/^\w+: /, "");
+}
+
 export function apiErrorText(r: { status: number; code: string; message: string }): string {
   if (r.status === 429 || r.code === "too_many_attempts") {
     // a name locked by failed logins: the server says how long (the real owner learns why the right password fails)
@@ -46,10 +52,9 @@ export function apiErrorText(r: { status: number; code: string; message: string 
     case "reserved_username":
       return "That name is reserved; choose another.";
     case "bad_username":
-      // the server's message names its field ("username: must be 2 to 20 characters, got 1"): the dialog does not
-      return `That name is not allowed: ${r.message.replace(/^\w+: /, "").replace(/\.$/, "")}.`;
+      return `That name is not allowed: ${reason(r.message).replace(/\.$/, "")}.`;
     case "bad_password":
-      return `The password is too weak: ${r.message.replace(/^\w+: /, "")}.`;
+      return `The password is too weak: ${reason(r.message)}.`;
     case "login_failed":
       return "Wrong username or password.";
     case "not_logged_in":

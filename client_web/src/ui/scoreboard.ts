@@ -76,7 +76,6 @@ export function normalizeScoreboard(sb: Record<string, any>): Board {
   return { seats, shooter: striker, facts };
 }
 
-/** The board of a practice table: no target or distance (points to reach mean nothing where nothing is scored). */
 /**
  * A practice table's state as its seats show it. The player shoots from seat 0 (a coach may also shoot from seat
  * 1), but the referee's ``to_act`` is the seat whose cue ball is struck: at a carom position played with the
@@ -91,6 +90,7 @@ export function practiceSeats(st: GameState): GameState {
   return { ...st, to_act: 0, scoreboard };
 }
 
+/** The board of a practice table: no target or distance (points to reach mean nothing where nothing is scored). */
 export function withoutTarget(b: Board): Board {
   return {
     ...b,
